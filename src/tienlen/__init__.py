@@ -1,0 +1,1 @@
+"""Tiến Lên Miền Nam: engine, scoring, bots and tools."""

@@ -1,0 +1,137 @@
+"""What happened in a game, as reported by the engine.
+
+Scoring, the server and clients read these instead of re-deriving rules. Every event is public:
+none reveals a hand except :class:`InstantWin` (the winners show theirs) and :class:`GameOver`
+(which carries the cards left, as a table shows them at the end).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from .cards import mask_ascii
+from .combos import category, describe
+
+Played = tuple[int, int, int]
+"""(seat, cards mask, combination code) of a play on the table."""
+
+
+@dataclass(slots=True)
+class Play:
+    seat: int
+    cards: int
+    code: int
+    beaten: Played | None
+    """The play this one was laid on, or None when it led the round."""
+    out_of_turn: bool = False
+    auto: bool = False
+    """Played by the time-out rule (smallest card when leading)."""
+
+
+@dataclass(slots=True)
+class Chop:
+    """A bomb (hàng) laid on a 2 (heo) or a smaller bomb: chặt, or over-chop (chặt chồng)."""
+
+    seat: int
+    victim: int
+    cards: int
+    victim_cards: int
+    chain: tuple[Played, ...]
+    """The unbroken run of heo/hàng plays in this round ending with the one chopped, oldest
+    first: money for an over-chop adds up along it (RULES.md §3)."""
+
+
+@dataclass(slots=True)
+class Pass:
+    seat: int
+    could_beat: bool
+    """Whether the seat held a legal play when it passed (đền bài needs it)."""
+    auto: bool = False
+    """Passed by the time-out rule."""
+
+
+@dataclass(slots=True)
+class RoundWon:
+    seat: int
+    """Who made the last play of the round."""
+    leader: int
+    """Who leads the next round."""
+    inherited: bool
+    """The last player had gone out, so the next player leads (hưởng sái)."""
+
+
+@dataclass(slots=True)
+class PlayerOut:
+    seat: int
+    place: int
+    """1 for the winner, 2 for the next out, …; for a player sent to the bottom, their place
+    counted from the bottom as it stands now (the final ranking is in GameOver)."""
+    ranks_last: bool = False
+    """Went out on a 2 under the "2 as last card ranks last" rule (về bét)."""
+
+
+@dataclass(slots=True)
+class Left:
+    seat: int
+
+
+@dataclass(slots=True)
+class InstantWin:
+    """Tới trắng: won at the deal."""
+
+    seats: tuple[int, ...]
+    hands: tuple[tuple[str, ...], ...]
+    """For each winning seat, the instant-win hands it holds (names from rules)."""
+    shared: bool
+    """All winners share the win (seed 001); otherwise ``seats`` holds the one winner."""
+    cards: tuple[int, ...]
+    """Each winner's whole hand, shown to the table."""
+
+
+@dataclass(slots=True)
+class Cong:
+    """Cóng: losers who had not played a single card when the winner went out."""
+
+    seats: tuple[int, ...]
+
+
+@dataclass(slots=True)
+class GameOver:
+    winner: int | None
+    ranking: tuple[int, ...]
+    reason: str
+    """``out`` (a player shed every card), ``instant_win``, or ``left`` (one player remained)."""
+    cards_left: tuple[int, ...]
+    """Each seat's remaining cards (masks), for counting (đếm lá) and thối."""
+
+
+Event = Play | Chop | Pass | RoundWon | PlayerOut | Left | InstantWin | Cong | GameOver
+
+_CARD_FIELDS = {"cards", "victim_cards"}
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """A JSON-ready view of an event, with cards in ASCII notation."""
+    out: dict[str, Any] = {"type": type(event).__name__.lower()}
+    for f in fields(event):
+        value = getattr(event, f.name)
+        if f.name in _CARD_FIELDS and isinstance(value, int):
+            value = mask_ascii(value)
+        elif f.name == "cards" and isinstance(value, tuple):
+            value = [mask_ascii(m) for m in value]
+        elif f.name == "cards_left":
+            value = [mask_ascii(m) for m in value]
+        elif f.name == "code":
+            out["combination"] = describe(value)
+            continue
+        elif f.name in ("beaten",) and value is not None:
+            value = {"seat": value[0], "cards": mask_ascii(value[1])}
+        elif f.name == "chain":
+            value = [
+                {"seat": s, "cards": mask_ascii(m), "category": category(c)} for s, m, c in value
+            ]
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[f.name] = value
+    return out
