@@ -24,27 +24,58 @@ def _bits_with(count: int, rank: int) -> tuple[tuple[int, ...], ...]:
 
 # SUBS[k][rank][nibble] -> masks of k cards of that rank drawn from the nibble's suits.
 SUBS = tuple(tuple(_bits_with(k, r) for r in _RANKS) for k in range(5))
-_RANK_FOLD = sum(1 << (4 * r) for r in _RANKS)
+# SAME_RANK[rank][nibble] -> every single, pair, triple and four of a kind within the nibble.
+SAME_RANK = tuple(
+    tuple(SUBS[1][r][n] + SUBS[2][r][n] + SUBS[3][r][n] + SUBS[4][r][n] for n in range(16))
+    for r in _RANKS
+)
+_FOLD = sum(1 << (4 * r) for r in _RANKS)
+"""Bit 0 of every rank's nibble."""
+_LOW3 = 0x7 * _FOLD
+_LOW2 = 0x3 * _FOLD
+_NO_TWOS = _FOLD & ~(0xF << (4 * RANK_TWO))
 _RUN = tuple(sum(1 << (4 * i) for i in range(n)) for n in range(14))
-_CODE_PREFIX = {
-    (C.PAIRS, 3): C.PAIRS3,
-    (C.PAIRS, 4): C.PAIRS4,
-    (C.PAIRS, 5): C.PAIRS5,
-    (C.PAIRS, 6): C.PAIRS6,
-}
 _CATEGORY_SHAPE = {
-    C.PAIRS3: (2, 3),
-    C.PAIRS4: (2, 4),
-    C.PAIRS5: (2, 5),
-    C.PAIRS6: (2, 6),
+    C.PAIRS3: 3,
+    C.PAIRS4: 4,
+    C.PAIRS5: 5,
+    C.PAIRS6: 6,
 }
+
+
+def ranks_with(hand: int, count: int) -> int:
+    """A mask with bit ``4 * rank`` set for each rank of which the hand holds ``count`` or more.
+
+    Bit tricks on all 13 nibbles at once: pure-Python loops over ranks are the slow part.
+    """
+    x = hand
+    if count <= 1:
+        x |= x >> 1
+        x |= x >> 2
+        return x & _FOLD
+    if count == 2:
+        y = (x & (x >> 1) & _LOW3) | (x & (x >> 2) & _LOW2) | (x & (x >> 3) & _FOLD)
+        y |= y >> 1
+        y |= y >> 2
+        return y & _FOLD
+    if count == 3:
+        y = (x & (x >> 1) & (x >> 2) & _LOW2) | (x & (x >> 3) & ((x >> 1) | (x >> 2)) & _FOLD)
+        y |= y >> 1
+        return y & _FOLD
+    return x & (x >> 1) & (x >> 2) & (x >> 3) & _FOLD
 
 
 def ranks_present(hand: int) -> int:
     """A mask with bit ``4 * rank`` set for each rank the hand holds."""
-    x = hand | hand >> 1
-    x |= x >> 2
-    return x & _RANK_FOLD
+    return ranks_with(hand, 1)
+
+
+def _has_run(ranks: int, length: int) -> bool:
+    """Whether a ranks_with() mask (2s excluded) holds ``length`` consecutive ranks."""
+    ranks &= _NO_TWOS
+    for _ in range(length - 1):
+        ranks &= ranks >> 4
+    return ranks != 0
 
 
 def singles(hand: int, above: int = -1) -> list[int]:
@@ -62,15 +93,19 @@ def sets(hand: int, size: int, above: int = -1) -> list[int]:
     """Pairs, triples or fours of a kind (``size`` cards of one rank) with top card > ``above``."""
     out: list[int] = []
     sub = SUBS[size]
-    first = max(above >> 2, 0) if above >= 0 else 0
-    for rank in range(first, 13):
-        nib = (hand >> (4 * rank)) & 15
-        if C.NIB_COUNT[nib] >= size:
-            if rank == above >> 2:
-                limit = 1 << above
-                out.extend(m for m in sub[rank][nib] if m > limit)
-            else:
-                out.extend(sub[rank][nib])
+    ranks = ranks_with(hand, size)
+    if above >= 0:
+        above_rank = above >> 2
+        ranks = ranks >> (4 * above_rank) << (4 * above_rank)
+        if ranks & (1 << (4 * above_rank)):
+            ranks ^= 1 << (4 * above_rank)
+            limit = 1 << above
+            out.extend(m for m in sub[above_rank][(hand >> (4 * above_rank)) & 15] if m > limit)
+    while ranks:
+        low = ranks & -ranks
+        shift = low.bit_length() - 1
+        out.extend(sub[shift >> 2][(hand >> shift) & 15])
+        ranks ^= low
     return out
 
 
@@ -79,60 +114,65 @@ def runs(hand: int, per_rank: int, length: int, above: int = -1) -> list[int]:
 
     The top rank never reaches 2: neither kind may contain a 2.
     """
-    present = ranks_present(hand) if per_rank == 1 else _ranks_with_pairs(hand)
-    sub = SUBS[per_rank]
+    present = ranks_with(hand, per_rank) & _NO_TWOS
+    # Keep only ranks that end a full run of ``length``.
+    ends = present
+    for _ in range(length - 1):
+        ends &= ends << 4
+    if above >= 0:
+        ends = ends >> (4 * (above >> 2)) << (4 * (above >> 2))
     out: list[int] = []
-    lowest_top = max(length - 1, above >> 2 if above >= 0 else 0)
-    window = _RUN[length]
-    for top_rank in range(lowest_top, RANK_TWO):
-        start = top_rank - length + 1
-        if present & (window << (4 * start)) != window << (4 * start):
-            continue
+    sub = SUBS[per_rank]
+    while ends:
+        low = ends & -ends
+        top_rank = (low.bit_length() - 1) >> 2
+        ends ^= low
         partial = [0]
-        for rank in range(start, top_rank):
+        for rank in range(top_rank - length + 1, top_rank):
             choices = sub[rank][(hand >> (4 * rank)) & 15]
             partial = [p | c for p in partial for c in choices]
         tops = sub[top_rank][(hand >> (4 * top_rank)) & 15]
         if top_rank == above >> 2:
             limit = 1 << above
             tops = tuple(t for t in tops if t > limit)
-        out.extend(p | t for p in partial for t in tops)
-    return out
-
-
-def _ranks_with_pairs(hand: int) -> int:
-    out = 0
-    for rank in range(12):
-        if C.NIB_COUNT[(hand >> (4 * rank)) & 15] >= 2:
-            out |= 1 << (4 * rank)
+        out.extend([p | t for p in partial for t in tops])
     return out
 
 
 def all_runs(hand: int, per_rank: int, min_len: int, max_len: int) -> list[int]:
-    """Every straight (1) or consecutive-pairs run (2) of min_len to max_len ranks."""
-    present = ranks_present(hand) if per_rank == 1 else _ranks_with_pairs(hand)
+    """Every straight (1) or consecutive-pairs run (2) of min_len to max_len ranks.
+
+    One sweep up the ranks keeps the runs ending at the current rank, grouped by length.
+    """
+    present = ranks_with(hand, per_rank) & _NO_TWOS
+    if not _has_run(present, min_len):
+        return []
     sub = SUBS[per_rank]
     out: list[int] = []
-    for start in range(0, RANK_TWO - min_len + 1):
-        if not present >> (4 * start) & 1:
+    ending: list[list[int]] = []
+    for rank in range(RANK_TWO):
+        if not present >> (4 * rank) & 1:
+            ending = []
             continue
-        partial = [0]
-        rank = start
-        while rank < RANK_TWO and rank - start < max_len and present >> (4 * rank) & 1:
-            choices = sub[rank][(hand >> (4 * rank)) & 15]
-            partial = [p | c for p in partial for c in choices]
-            rank += 1
-            if rank - start >= min_len:
-                out.extend(partial)
+        choices = sub[rank][(hand >> (4 * rank)) & 15]
+        grown = [list(choices)]
+        for partial in ending[: max_len - 1]:
+            grown.append([p | c for p in partial for c in choices])
+        ending = grown
+        for extended in ending[min_len - 1 :]:
+            out.extend(extended)
     return out
 
 
 def leading_plays(hand: int, rules: RuleSet) -> list[int]:
     """Every combination the hand can lead with."""
-    out = singles(hand)
-    out += sets(hand, 2)
-    out += sets(hand, 3)
-    out += sets(hand, 4)
+    out: list[int] = []
+    ranks = ranks_with(hand, 1)
+    while ranks:
+        low = ranks & -ranks
+        shift = low.bit_length() - 1
+        out.extend(SAME_RANK[shift >> 2][(hand >> shift) & 15])
+        ranks ^= low
     out += all_runs(hand, 1, rules.min_straight, 12)
     out += all_runs(hand, 2, 3, 6)
     return out
@@ -142,8 +182,14 @@ def bombs(hand: int, category: str) -> list[int]:
     """Every bomb of one chop category in the hand."""
     if category == C.FOUR_KIND:
         return sets(hand, 4)
-    per_rank, length = _CATEGORY_SHAPE[category]
-    return runs(hand, per_rank, length)
+    return runs(hand, 2, _CATEGORY_SHAPE[category])
+
+
+def may_hold_bomb(hand: int) -> bool:
+    """A cheap test that rules out most hands before looking for bombs one kind at a time."""
+    return bool(hand & (hand >> 1) & (hand >> 2) & (hand >> 3) & _FOLD) or _has_run(
+        ranks_with(hand, 2), 3
+    )
 
 
 def beating_plays(hand: int, code: int, rules: RuleSet) -> list[int]:
@@ -164,9 +210,10 @@ def beating_plays(hand: int, code: int, rules: RuleSet) -> list[int]:
     else:
         out = runs(hand, 2, length, top)
     own = C.category(code)
-    for chopper in rules.choppers_of(own):
-        if chopper != own:
-            out += bombs(hand, chopper)
+    if own is not None and may_hold_bomb(hand):
+        for chopper in rules.choppers_of(own):
+            if chopper != own:
+                out += bombs(hand, chopper)
     return out
 
 
