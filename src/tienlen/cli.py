@@ -82,7 +82,9 @@ def moves_cmd(
         str | None, typer.Option("--beat", help="The play on the table (omit when leading).")
     ] = None,
     rules: Annotated[str, typer.Option("--rules", help="Rule preset.")] = "thapthanh",
-    ascii_: Annotated[bool, typer.Option("--ascii", help="Print s/c/d/h instead of symbols.")] = False,
+    ascii_: Annotated[
+        bool, typer.Option("--ascii", help="Print s/c/d/h instead of symbols.")
+    ] = False,
 ) -> None:
     """Print every legal play of a hand, one per line (leading, or beating --beat)."""
     try:

@@ -95,7 +95,7 @@ def category(code: int) -> str | None:
 
 def is_bomb(code: int) -> bool:
     kind = code >> 16
-    return kind == PAIRS or kind == QUAD
+    return kind in (PAIRS, QUAD)
 
 
 _CLASSIFY_CACHE: dict[int, int] = {}

@@ -118,9 +118,7 @@ def event_to_dict(event: Event) -> dict[str, Any]:
         value = getattr(event, f.name)
         if f.name in _CARD_FIELDS and isinstance(value, int):
             value = mask_ascii(value)
-        elif f.name == "cards" and isinstance(value, tuple):
-            value = [mask_ascii(m) for m in value]
-        elif f.name == "cards_left":
+        elif f.name in ("cards", "cards_left") and isinstance(value, tuple):
             value = [mask_ascii(m) for m in value]
         elif f.name == "code":
             out["combination"] = describe(value)

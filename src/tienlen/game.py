@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import combos as C
 from . import errors as E
@@ -66,14 +65,16 @@ def _hand_mask(hand: int | CardSet | str | Iterable[int]) -> int:
     return CardSet(hand).mask
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """One entry of the game's history, as a record stores it."""
 
     seat: int
     kind: str
     """``play``, ``pass``, ``timeout`` or ``leave``."""
     cards: int = 0
+
+
+_new_tuple = tuple.__new__
 
 
 class Game:
@@ -136,7 +137,8 @@ class Game:
         self.instant_win: InstantWin | None = None
         self.over = False
         self._version = 0
-        self._cache_key = (-1, -1)
+        self._cache_version = -1
+        """``_version`` when ``_cache`` (the current player's legal actions) was computed."""
         self._cache: list[int] = []
 
         lowest = seen & -seen
@@ -197,8 +199,7 @@ class Game:
         if self.over:
             return []
         if seat is None or seat == self.current:
-            key = (self._version, self.current)
-            if self._cache_key == key:
+            if self._cache_version == self._version:
                 return list(self._cache)
             hand = self.hands[self.current]
             if self.last_code == 0:
@@ -211,17 +212,31 @@ class Game:
                 if self.revived >> self.current & 1:
                     actions = [m for m in actions if _out_of_turn_kind(m)]
                 actions.insert(0, PASS)
-            self._cache_key = key
+            self._cache_version = self._version
             self._cache = actions
             return list(actions)
         if not self._may_chop_out_of_turn(seat):
             return []
-        return chopping_plays(
-            self.hands[seat], self.last_code, self.rules, _OUT_OF_TURN_CATEGORIES
-        )
+        return chopping_plays(self.hands[seat], self.last_code, self.rules, _OUT_OF_TURN_CATEGORIES)
 
     def apply_action(self, action: int, seat: int | None = None) -> None:
         """Play the cards of mask ``action`` (or pass, for ``PASS``) as ``seat``."""
+        if (
+            self._cache_version == self._version
+            and (seat is None or seat == self.current)
+            and not self.over
+            and action in self._cache
+        ):
+            # Already known legal for this exact state: skip re-validation (the hot path of
+            # search and simulation, which always act from legal_actions()).
+            seat = self.current
+            if action == PASS:
+                self._do_pass(seat, auto=False)
+                self.history.append(_new_tuple(Action, (seat, "pass", 0)))
+            else:
+                self._do_play(seat, action, C.classify(action), auto=False)
+                self.history.append(_new_tuple(Action, (seat, "play", action)))
+            return
         if seat is None:
             seat = self.current
         if action == PASS:
@@ -400,7 +415,7 @@ class Game:
         self._advance(seat)
 
     def _do_pass(self, seat: int, auto: bool) -> None:
-        if self._cache_key == (self._version, seat):
+        if self._cache_version == self._version:
             could_beat = len(self._cache) > 1
         else:
             could_beat = bool(beating_plays(self.hands[seat], self.last_code, self.rules))
@@ -477,9 +492,7 @@ class Game:
 
     def _freeze_cong(self) -> None:
         """Full ranking: players who had not played when the first went out are cóng and stop."""
-        cong = tuple(
-            s for s in range(self.n) if self.in_game >> s & 1 and not self.played >> s & 1
-        )
+        cong = tuple(s for s in range(self.n) if self.in_game >> s & 1 and not self.played >> s & 1)
         if cong:
             self.cong = cong
             self.events.append(Cong(cong))

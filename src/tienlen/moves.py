@@ -219,8 +219,4 @@ def beating_plays(hand: int, code: int, rules: RuleSet) -> list[int]:
 
 def chopping_plays(hand: int, code: int, rules: RuleSet, categories: tuple[str, ...]) -> list[int]:
     """The plays among ``beating_plays`` whose chop category is one of ``categories``."""
-    return [
-        m
-        for m in beating_plays(hand, code, rules)
-        if C.category(C.classify(m)) in categories
-    ]
+    return [m for m in beating_plays(hand, code, rules) if C.category(C.classify(m)) in categories]

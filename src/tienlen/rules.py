@@ -86,12 +86,17 @@ SANHRONG_CHOPS = frozenset(
     }
 )
 
-_COMMON_INSTANT: dict[str, Scope] = {
-    "dragon": "all",
-    "four_twos": "all",
-    "five_consecutive_pairs": "all",
-    "six_pairs": "all",
-}
+_COMMON_INSTANT: tuple[tuple[str, Scope], ...] = (
+    ("dragon", "all"),
+    ("four_twos", "all"),
+    ("five_consecutive_pairs", "all"),
+    ("six_pairs", "all"),
+)
+"""Instant wins every seed but 004 counts in every game."""
+_FIRST_GAME_3S: tuple[tuple[str, Scope], ...] = (
+    ("four_threes", "first"),
+    ("three_pairs_with_3s", "first"),
+)
 
 
 @dataclass(frozen=True)
@@ -117,7 +122,7 @@ class RuleSet:
     two_last_ranks_last: bool = False
     """A player whose last play contains a 2 ranks last instead of winning (seed 004 local rule)."""
     # --- instant wins (tới trắng) ------------------------------------------------------------
-    instant_wins: tuple[tuple[str, Scope], ...] = tuple(_COMMON_INSTANT.items())
+    instant_wins: tuple[tuple[str, Scope], ...] = _COMMON_INSTANT
     """Instant-win hands and when each counts; names from :data:`INSTANT_WIN_HANDS`."""
     instant_win_ties: Literal["nearest_leader", "share_later_games"] = "nearest_leader"
     """Several instant winners: the first in play order from the leader (in a first game the
@@ -230,18 +235,20 @@ def _preset(name: str, **kw: Any) -> RuleSet:
 PRESETS: dict[str, RuleSet] = {
     "thapthanh": _preset(
         "thapthanh",
-        instant_wins=tuple(
-            (_COMMON_INSTANT | {"two_quads": "all", "twelve_one_colour": "all"}).items()
-        )
-        + (("four_threes", "first"), ("three_pairs_with_3s", "first")),
+        instant_wins=(
+            *_COMMON_INSTANT,
+            ("two_quads", "all"),
+            ("twelve_one_colour", "all"),
+            *_FIRST_GAME_3S,
+        ),
         no_consecutive_instant_win=True,
     ),
     "langvuichoi": _preset(
         "langvuichoi",
-        instant_wins=tuple((_COMMON_INSTANT | {"twelve_one_colour": "all"}).items())
-        + (
-            ("four_threes", "first"),
-            ("three_pairs_with_3s", "first"),
+        instant_wins=(
+            *_COMMON_INSTANT,
+            ("twelve_one_colour", "all"),
+            *_FIRST_GAME_3S,
             ("four_pairs_with_3s", "first"),
         ),
         instant_win_ties="share_later_games",
@@ -249,19 +256,14 @@ PRESETS: dict[str, RuleSet] = {
     ),
     "b52": _preset(
         "b52",
-        instant_wins=tuple(_COMMON_INSTANT.items())
-        + (
-            ("four_threes", "first"),
-            ("three_pairs_with_3s", "first"),
-            ("four_pairs_with_3s", "first"),
-        ),
+        instant_wins=(*_COMMON_INSTANT, *_FIRST_GAME_3S, ("four_pairs_with_3s", "first")),
     ),
     "sanhrong": _preset(
         "sanhrong",
         chops=SANHRONG_CHOPS,
         four_pairs_out_of_turn=True,
         first_play_must_contain_lowest=True,
-        instant_wins=tuple((_COMMON_INSTANT | {"four_triples": "all"}).items()),
+        instant_wins=(*_COMMON_INSTANT, ("four_triples", "all")),
     ),
     "bigfun": _preset(
         "bigfun",
