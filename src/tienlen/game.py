@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from . import combos as C
@@ -159,11 +160,20 @@ class Game:
         *,
         seed: int | None = None,
         rng: random.Random | None = None,
+        secure: bool = False,
         first_game: bool = True,
         leader: int | None = None,
         barred_instant_winner: int | None = None,
     ) -> Game:
-        """Deal (the seeded chance step) and start a game; redeals four 2s when the rules say."""
+        """Deal (the seeded chance step) and start a game; redeals four 2s when the rules say.
+
+        ``seed`` or ``rng`` make the deal reproducible; ``secure=True`` shuffles with the
+        operating system's cryptographic generator, as real-money tables must.
+        """
+        if secure:
+            if seed is not None or rng is not None:
+                raise ValueError("a secure deal cannot be seeded")
+            rng = random.SystemRandom()
         if rng is None:
             rng = random.Random(seed)
         hands = deal(n_players, rng)
@@ -287,6 +297,8 @@ class Game:
         self.left |= bit
         self.passed &= ~bit
         self.revived &= ~bit
+        if self.hands[seat] & self.required:
+            self.required = 0  # the 3♠ left with its holder: the next leader plays freely
         self.bottom.append(seat)
         self.events.append(Left(seat))
         self.history.append(Action(seat, "leave"))
@@ -587,6 +599,42 @@ class Game:
         state = "over" if self.over else f"seat {self.current} to act"
         table = mask_str(self.last_mask) if self.last_code else "empty"
         return f"<Game {self.rules.name} {self.n} players, {state}, table {table}>"
+
+
+@dataclass(frozen=True)
+class NextGame:
+    """How the next game at the table starts (the lead rules across a series of games)."""
+
+    first_game: bool
+    leader: int | None
+    barred_instant_winner: int | None = None
+
+    def kwargs(self) -> dict[str, Any]:
+        return {
+            "first_game": self.first_game,
+            "leader": self.leader,
+            "barred_instant_winner": self.barred_instant_winner,
+        }
+
+
+def next_game(game: Game, leader: int | None = None) -> NextGame:
+    """The start of the game after ``game`` at the same seats.
+
+    After an instant win the next game is a first game again (3♠ leads), and under
+    ``no_consecutive_instant_win`` its winner may not win instantly again; a game nobody won
+    (everyone left) also restarts as a first game; otherwise the winner leads. ``leader``
+    overrides the winner, for the đền bài rule (the one who pays for the table leads).
+    """
+    if not game.over:
+        raise E.IllegalAction("the game is not over yet")
+    if game.instant_win is not None:
+        barred = None
+        if game.rules.no_consecutive_instant_win and not game.instant_win.shared:
+            barred = game.instant_win.seats[0]
+        return NextGame(first_game=True, leader=None, barred_instant_winner=barred)
+    if game.winner is None:
+        return NextGame(first_game=True, leader=None)
+    return NextGame(first_game=False, leader=game.winner if leader is None else leader)
 
 
 def _out_of_turn_kind(mask: int) -> bool:
