@@ -86,10 +86,10 @@ POSITIONS: list[tuple[str, str, dict[str, Any], str, str | None, str | None]] = 
         None,
     ),
     (
-        "first play must contain 3♠, which sits in quads and straights",
+        "first play must contain 3♠, which sits in a triple, pairs and straights",
         "bigfun",
         {},
-        "3s 3c 3d 3h 4s 4c 5d 5h 6s 6c 7d 8h 9s",
+        "3s 3c 3d 4s 4c 5d 6h 6s 7c 8d 9s 9h 10h",
         "3s",
         None,
     ),
