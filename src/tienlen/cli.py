@@ -14,6 +14,7 @@ from .combos import classify, describe
 from .moves import beating_plays, leading_plays
 from .record import RecordError, ReplayError, parse_record, replay
 from .rules import PRESETS, RuleSet, RuleSetError
+from .scoring import replay_fields
 
 app = typer.Typer(
     help="Tiến Lên Miền Nam: rules engine, scoring, bots and tools.",
@@ -35,19 +36,9 @@ def replay_summary(record_data: Any) -> dict[str, Any]:
     out = game.summary()
     out["players"] = record.players
     out["ruleset"] = record.rules.name
-    settle = _settlement_hook()
-    if settle is not None and game.over:
-        out.update(settle(game, record))
+    if game.over:
+        out.update(replay_fields(game, record))
     return out
-
-
-def _settlement_hook() -> Any:
-    """Scoring is optional at this layer: replay prints deltas once ``tienlen.scoring`` exists."""
-    try:
-        from .scoring import replay_fields
-    except ImportError:  # pragma: no cover - scoring ships with the package
-        return None
-    return replay_fields
 
 
 @app.command("replay")

@@ -149,6 +149,9 @@ class RuleSet:
                 raise RuleSetError(f"bad chop table entry {(victim, chopper)!r}")
         if not 3 <= self.min_straight <= 12:
             raise RuleSetError("min_straight must be between 3 and 12")
+        scoring_problems = self.scoring.problems()
+        if scoring_problems:
+            raise RuleSetError("scoring: " + "; ".join(scoring_problems))
         choppers: dict[str, tuple[str, ...]] = {}
         for victim, chopper in sorted(self.chops):
             choppers[victim] = (*choppers.get(victim, ()), chopper)
