@@ -141,7 +141,7 @@ def test_a_passed_player_is_skipped_until_a_new_round() -> None:
     game = start("thapthanh", "3s 7s", "Ks", "5s 9s", "6s")
     run(game, "0: 3s", "1: pass", "2: 5s", "3: 6s", "0: 7s")
     assert game.current_player == 2  # seat 1 passed: skipped
-    refused(game, "not_your_turn", "1: Ks")
+    refused(game, "already_passed", "1: Ks")
     refused(game, "already_passed", "1: pass")
     run(game, "2: 9s")
     assert game.current_player == 3
@@ -150,6 +150,15 @@ def test_a_passed_player_is_skipped_until_a_new_round() -> None:
     assert events_of(game, RoundWon)[-1] == RoundWon(2, 2, False)
     assert game.current_player == 2 and game.leading and game.passed == 0
     assert PASS not in game.legal_actions()
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_a_passed_player_trying_to_play_gets_already_passed_in_every_preset(preset: str) -> None:
+    game = start(preset, "3s 7s", "Ks", "5s 9s", "6s", seed=2)
+    run(game, "0: 3s", "1: pass", "2: 5s")
+    refused(game, "already_passed", "1: Ks")
+    refused(game, "already_passed", "1: pass")
+    refused(game, "not_your_turn", "0: 7s")  # seat 0 has not passed: merely not its turn
 
 
 def test_a_player_who_has_not_passed_may_beat_again_in_one_round() -> None:

@@ -362,7 +362,9 @@ class Game:
 
     def _check_out_of_turn(self, seat: int, mask: int, code: int) -> None:
         if not self._may_chop_out_of_turn(seat) or not _out_of_turn_kind(mask):
-            if self.passed >> seat & 1 and not self.rules.four_pairs_after_pass:
+            if self.passed >> seat & 1 and (
+                not self.rules.four_pairs_after_pass or not _out_of_turn_kind(mask)
+            ):
                 raise E.AlreadyPassed(f"seat {seat} passed this round", seat)
             raise E.NotYourTurn(
                 f"it is seat {self.current}'s turn, not seat {seat}'s"
