@@ -286,6 +286,34 @@ def test_full_ranking_freezes_cong_players_and_plays_on_with_huong_sai() -> None
     assert [e.seat for e in events_of(game, PlayerOut)] == list(game.ranking[:2])
 
 
+@pytest.mark.parametrize("shift", [0, 1, 2])
+@pytest.mark.parametrize("preset", ["thapthanh", "bigfun"])
+def test_several_cong_players_rank_in_play_order_from_the_winner(preset: str, shift: int) -> None:
+    hands = [SEAT0_OUT_IN_THREE_ROUNDS, "", "", "7d 7h 9h"]
+    steps = [
+        "0: 3s 3c",
+        "1: pass",
+        "2: pass",
+        "3: 7d 7h",
+        "0: 2d 2h",
+        "3: pass",
+        "0: 4s",
+        "1: pass",
+        "2: pass",
+        "3: 9h",
+        "0: 2c",
+        "3: pass",
+        "0: " + STRAIGHT_OUT,
+    ]
+    hands, steps = rotated(shift, hands, steps)
+    game = start(preset, *hands, leader=shift, seed=3)
+    run(game, *steps)
+    # Full ranking: two cóng leave one player, who is second; the cóng pair ranks below.
+    assert game.is_terminal()
+    assert set(game.cong) == {(1 + shift) % 4, (2 + shift) % 4}
+    assert game.ranking == tuple((s + shift) % 4 for s in (0, 3, 1, 2))
+
+
 def test_huong_sai_passes_the_lead_to_the_next_seat_still_playing() -> None:
     hands = [SEAT0_OUT_IN_THREE_ROUNDS, "9h", "6d 6h", "7d 7h"]
     game = start("bigfun", *hands, seed=3)

@@ -510,7 +510,9 @@ class Game:
         if cong:
             self.cong = cong
             self.events.append(Cong(cong))
-            for s in cong:
+            # Ranked among themselves in play order from the winner, as losers are elsewhere.
+            winner = self.top[0]
+            for s in sorted(cong, key=lambda s: (winner - s) % self.n):
                 self.in_game &= ~(1 << s)
                 self.bottom.append(s)
 
