@@ -169,8 +169,10 @@ def apply_record_action(game: Game, index: int, action: Any) -> None:
     try:
         if kinds[0] == "play":
             cards = action["play"]
-            if not isinstance(cards, (str, list)):
-                raise ReplayError(index, "bad_action", "play must be a string of cards")
+            if not isinstance(cards, (str, list)) or not all(isinstance(c, str) for c in cards):
+                raise ReplayError(
+                    index, "bad_action", "play must be a string of cards or a list of card names"
+                )
             game.play(parse_mask(cards), seat)
         elif action[kinds[0]] is not True:
             raise ReplayError(index, "bad_action", f"{kinds[0]} must be true")

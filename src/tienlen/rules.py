@@ -139,6 +139,7 @@ class RuleSet:
     scoring: ScoringRules = field(default_factory=ScoringRules)
 
     def __post_init__(self) -> None:
+        self._check_types()
         for name, scope in self.instant_wins:
             if name not in INSTANT_WIN_HANDS:
                 raise RuleSetError(f"unknown instant-win hand {name!r}")
@@ -156,6 +157,24 @@ class RuleSet:
         for victim, chopper in sorted(self.chops):
             choppers[victim] = (*choppers.get(victim, ()), chopper)
         object.__setattr__(self, "_choppers", choppers)
+
+    def _check_types(self) -> None:
+        """Refuse values of the wrong type (from JSON overrides) before they fail later."""
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(f.default, bool) and not isinstance(value, bool):
+                raise RuleSetError(f"{f.name} must be true or false, not {value!r}")
+        if isinstance(self.min_straight, bool) or not isinstance(self.min_straight, int):
+            raise RuleSetError(f"min_straight must be a whole number, not {self.min_straight!r}")
+        if self.instant_win_ties not in ("nearest_leader", "share_later_games"):
+            raise RuleSetError("instant_win_ties must be nearest_leader or share_later_games")
+        if not isinstance(self.scoring, ScoringRules):
+            raise RuleSetError("scoring must be an object of scoring options")
+        for what, pairs in (("instant_wins", self.instant_wins), ("chops", self.chops)):
+            if not isinstance(pairs, (tuple, list, frozenset)) or not all(
+                isinstance(p, (tuple, list)) and len(p) == 2 for p in pairs
+            ):
+                raise RuleSetError(f"{what} must be made of pairs")
 
     # ---------------------------------------------------------------------------------------
     @classmethod
@@ -176,7 +195,10 @@ class RuleSet:
         if "instant_wins" in overrides and isinstance(overrides["instant_wins"], dict):
             overrides["instant_wins"] = tuple(overrides["instant_wins"].items())
         if "chops" in overrides:
-            overrides["chops"] = frozenset(tuple(p) for p in overrides["chops"])
+            try:
+                overrides["chops"] = frozenset(tuple(p) for p in overrides["chops"])
+            except TypeError:
+                raise RuleSetError("chops must be a list of [victim, chopper] pairs") from None
         if isinstance(overrides.get("scoring"), dict):
             overrides["scoring"] = dataclasses.replace(self.scoring, **overrides["scoring"])
         return dataclasses.replace(self, **overrides)
