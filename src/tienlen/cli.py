@@ -53,10 +53,16 @@ def replay_cmd(
         text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
     except OSError as exc:
         _fail({"error": {"index": None, "code": "io_error", "message": str(exc)}}, 2)
+    except UnicodeDecodeError as exc:
+        message = f"not UTF-8 text: {exc}"
+        _fail({"error": {"index": None, "code": "io_error", "message": message}}, 2)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         _fail({"error": {"index": None, "code": "bad_json", "message": f"not JSON: {exc}"}}, 2)
+    except RecursionError:
+        message = "not JSON this engine reads: nested too deep"
+        _fail({"error": {"index": None, "code": "bad_json", "message": message}}, 2)
     try:
         summary = replay_summary(data)
     except RecordError as exc:
