@@ -354,7 +354,7 @@ class _Reckoner:
                     payer,
                     payee,
                     ordinary * s.card * self.bet,
-                    f"{ordinary}{other_en} cards left{times}",
+                    f"{ordinary}{other_en} card{'s' if ordinary > 1 else ''} left{times}",
                     f"còn {ordinary} lá{other_vi}{times}",
                     "cards",
                 )
