@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import re
+from pathlib import Path
 
 import pytest
 from conftest import m
 
 from tienlen import combos as C
-from tienlen.rules import PRESETS, RuleSet, RuleSetError
+from tienlen.rules import (
+    INSTANT_WIN_HANDS,
+    PRESETS,
+    SANHRONG_CHOPS,
+    STANDARD_CHOPS,
+    RuleSet,
+    RuleSetError,
+)
 
 STANDARD_PRESETS = ("thapthanh", "langvuichoi", "b52", "bigfun")
 
@@ -203,3 +213,54 @@ def test_unknown_preset_names_the_known_ones() -> None:
     with pytest.raises(RuleSetError, match=r"unknown rule preset 'tlmn'.*thapthanh"):
         RuleSet.preset("tlmn")
     assert issubclass(RuleSetError, ValueError)
+
+
+# --- docs/RULES.md says what the code does ----------------------------------------------------
+RULES_DOC = Path(__file__).resolve().parent.parent / "docs" / "RULES.md"
+
+
+def _doc_rows(heading: str) -> dict[str, list[str]]:
+    """The rows of the first table under a heading, by their first cell's `code` name."""
+    section = RULES_DOC.read_text(encoding="utf-8").split(f"## {heading}\n", 1)[1]
+    rows: dict[str, list[str]] = {}
+    for line in section.splitlines():
+        match = re.match(r"\| `(\w+)`", line)
+        if match:
+            rows[match.group(1)] = [cell.strip() for cell in line.strip("|").split("|")]
+        elif rows and not line.startswith("|"):
+            break
+    return rows
+
+
+def _shown(value: object) -> str | None:
+    """How the option table writes a value; None for values it names in words."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, int | str):
+        return str(value)
+    if value == STANDARD_CHOPS:
+        return "standard"
+    if value == SANHRONG_CHOPS:
+        return "sanhrong"
+    return None
+
+
+def test_rules_doc_lists_every_option_with_each_presets_value() -> None:
+    rows = _doc_rows("Every RuleSet option")
+    assert set(rows) == {f.name for f in dataclasses.fields(RuleSet)}
+    checked = 0
+    for option, cells in rows.items():
+        for preset, cell in zip(PRESETS, cells[2:], strict=True):
+            shown = _shown(getattr(PRESETS[preset], option))
+            if shown is not None:
+                assert cell == shown, (option, preset)
+                checked += 1
+    assert checked >= 5 * 13
+
+
+def test_rules_doc_instant_win_table_matches_the_presets() -> None:
+    rows = _doc_rows("Instant wins (tới trắng)")
+    assert set(rows) == set(INSTANT_WIN_HANDS)
+    for hand, cells in rows.items():
+        for preset, cell in zip(PRESETS, cells[1:], strict=True):
+            assert PRESETS[preset].instant_scope().get(hand, "—") == cell, (hand, preset)
