@@ -15,12 +15,14 @@ from typing import Any
 
 import pytest
 from conftest import deal
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
 from tienlen.cards import mask_ascii
-from tienlen.cli import app
+from tienlen.cli import app, replay_summary
 from tienlen.game import Game
-from tienlen.record import record_of
+from tienlen.record import RecordError, ReplayError, record_of
 from tienlen.rules import PRESETS, RuleSet
 
 TIENLEN = Path(sys.executable).with_name("tienlen")
@@ -329,3 +331,54 @@ def test_presets_lists_the_five_portals() -> None:
     assert result.exit_code == 0
     names = [line.split("\t")[0] for line in result.stdout.splitlines()]
     assert names == list(PRESETS)
+
+
+# --- no tracebacks, whatever the record holds -----------------------------------------------
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 60)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from(["", "3s", "2h 2d", "thapthanh", "bigfun", "x", "VIP", "Tập sự"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=8,
+)
+FIELDS = [
+    "ruleset",
+    "players",
+    "hands",
+    "first_game",
+    "leader",
+    "bet",
+    "barred_instant_winner",
+    "actions",
+    "balances",
+    "room",
+    "house_fee_percent",
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    field=st.sampled_from(FIELDS),
+    value=json_values,
+    action_index=st.integers(0, 30),
+    action_field=st.sampled_from(["seat", "play", "pass", "timeout", "leave", "extra"]),
+    action_value=json_values,
+)
+def test_any_json_in_any_field_gives_an_answer_not_a_traceback(
+    field: str, value: Any, action_index: int, action_field: str, action_value: Any
+) -> None:
+    record = json.loads(json.dumps(GOOD))
+    record[field] = value
+    if isinstance(record.get("actions"), list) and action_index < len(record["actions"]):
+        action = record["actions"][action_index]
+        if isinstance(action, dict):
+            action[action_field] = action_value
+    try:
+        summary = replay_summary(record)
+    except (RecordError, ReplayError) as exc:
+        assert str(exc)
+    else:
+        json.dumps(summary)

@@ -236,18 +236,12 @@ class _Reckoner:
         if not self.s.chop_pays:
             return []
         events = self.game.events
-        chops = [(i, e) for i, e in enumerate(events) if isinstance(e, Chop)]
-        superseded = {(e.victim, e.victim_cards) for _, e in chops}
-        out_at: dict[int, int] = {}
-        for i, e in enumerate(events):
-            if isinstance(e, PlayerOut):
-                out_at.setdefault(e.seat, i)
+        chops = [e for e in events if isinstance(e, Chop)]
+        superseded = {(e.victim, e.victim_cards) for e in chops}
         charges: list[_Charge] = []
-        for index, chop in chops:
+        for chop in chops:
             if (chop.seat, chop.cards) in superseded:
                 continue  # over-chopped: the later chop carries the whole chain
-            if out_at.get(chop.victim, len(events)) < index:
-                continue  # the chopped play was the victim's last: they are out of the game
             parts = [self._chain_part(seat, cards, code) for seat, cards, code in chop.chain]
             total = sum(units for units, _, _ in parts)
             if not total:
@@ -709,7 +703,7 @@ def replay_fields(game: Game, record: Any) -> dict[str, Any]:
     fee_percent = extra.get("house_fee_percent")
     room = extra.get("room")
     if room is not None:
-        if room not in ROOM_FEES:
+        if not isinstance(room, str) or room not in ROOM_FEES:
             known = ", ".join(ROOM_FEES)
             raise RecordError(f"room must be one of {known}, not {room!r}")
         if fee_percent is None:
