@@ -138,6 +138,15 @@ def test_triples_and_quads_need_consecutive_ranks_only_under_bigfun() -> None:
     assert "three_quads" in instant_hands(spread_quads, loose_bigfun, True)
 
 
+def test_twos_count_where_ranks_need_not_be_consecutive() -> None:
+    with_twos = m("2s 2c 2d 4s 4c 4d 8s 8c 8d Js Jc Jh Kd")
+    assert "four_triples" in instant_hands(with_twos, RuleSet.preset("sanhrong"), True)
+    runs_through_two = m("Js Jc Jd Qs Qc Qd Ks Kc Kd As Ac Ad 2h")
+    assert "four_triples" in instant_hands(runs_through_two, RuleSet.preset("bigfun"), True)
+    kings_aces_twos = m("Ks Kc Kd As Ac Ad 2s 2c 2d 3s 5c 7d 9h")
+    assert "three_triples" not in instant_hands(kings_aces_twos, RuleSet.preset("bigfun"), True)
+
+
 def test_three_pairs_need_the_three_of_spades() -> None:
     without = m("3c 3d 4c 4h 5s 5d 7c 9h Jd Kc Ah 2s 8d")
     assert instant_hands(without, RuleSet.preset("thapthanh"), True) == ()
