@@ -246,10 +246,8 @@ class _Reckoner:
             total = sum(units for units, _, _ in parts)
             if not total:
                 continue
-            victim_code = chop.chain[-1][2] if chop.chain else 0
-            over_chop = C.is_bomb(victim_code)
-            what_en = parts[-1][1] if parts else "?"
-            what_vi = parts[-1][2] if parts else "?"
+            over_chop = C.is_bomb(chop.chain[-1][2])
+            _, what_en, what_vi = parts[-1]
             sum_en = " + ".join(f"{en} {u}" for u, en, _ in parts)
             sum_vi = " + ".join(f"{vi} {u}" for u, _, vi in parts)
             word_en = "over-chopped" if over_chop else "chopped"
