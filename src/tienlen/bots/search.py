@@ -1,0 +1,184 @@
+"""The search level: sample the hidden cards, play each candidate out, keep the best.
+
+At each real choice the bot deals the cards it has not seen to the other seats many times over
+(determinisation), each time consistently with everything public: what each seat has played,
+how many cards each holds, who led the first round (in a first game the 3♠ holder leads), that
+nobody held an instant-win hand, and that the whole history replays legally from that deal
+(a passed player given back the turn to chop must hold 4 consecutive pairs, for example).
+Passing proves nothing under free passing, so passes are not read as "could not beat".
+
+For each sampled deal it tries the strategic policy's few best actions and plays each game out
+with the strategic policy at every seat, scoring the end with the preset's settlement, and
+picks the action with the best mean. The budget is a fixed number of samples (reproducible)
+and, when the view carries a clock or a time limit is set, also a deadline.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import time
+
+from ..cards import cards_of, mask_of
+from ..errors import IllegalAction
+from ..game import Action, Game
+from ..scoring import settle
+from .strategic import Situation, StrategicPolicy
+from .view import SeatView
+
+MAX_ROLLOUT_ACTIONS = 400
+"""A safety bound on the length of a look-ahead game (real games take well under 100)."""
+
+
+def fork(game: Game) -> Game:
+    """An independent copy of a game (its lists and sets copied, immutable parts shared)."""
+    twin = copy.copy(game)
+    for name, value in vars(twin).items():
+        if isinstance(value, (list, dict, set)):
+            setattr(twin, name, value.copy())
+    return twin
+
+
+def replay_actions(game: Game, actions: tuple[Action, ...]) -> None:
+    """Apply a public history to a game; raises IllegalAction where it does not fit."""
+    for action in actions:
+        if action.kind == "play":
+            game.play(action.cards, action.seat)
+        elif action.kind == "pass":
+            game.pass_turn(action.seat)
+        elif action.kind == "timeout":
+            game.timeout(action.seat)
+        else:
+            game.leave(action.seat)
+
+
+def sample_world(view: SeatView, rng: random.Random, attempts: int = 30) -> Game | None:
+    """A game dealt consistently with the view and replayed to the present, or None."""
+    n = view.n_players
+    known = [0] * n
+    known[view.seat] = view.initial_hand
+    for seat in range(n):
+        if seat != view.seat:
+            known[seat] = view.played_by[seat]
+    pool = cards_of(view.unseen)
+    needs = [0 if s == view.seat else view.cards_left[s] for s in range(n)]
+    for _ in range(attempts):
+        rng.shuffle(pool)
+        hands = list(known)
+        start = 0
+        for seat in range(n):
+            if needs[seat]:
+                hands[seat] |= mask_of(pool[start : start + needs[seat]])
+                start += needs[seat]
+        try:
+            world = Game(
+                view.rules,
+                hands,
+                first_game=view.first_game,
+                leader=None if view.first_game else view.leader,
+                barred_instant_winner=view.barred_instant_winner,
+            )
+        except ValueError:
+            continue
+        if world.over or world.leader != view.leader:
+            continue
+        try:
+            replay_actions(world, view.actions)
+        except IllegalAction:
+            continue
+        if world.over or world.current != view.current:
+            continue
+        return world
+    return None
+
+
+def rollout(game: Game, policy: StrategicPolicy) -> None:
+    """Play a game to its end with the strategic policy at every seat (chops included)."""
+    check_out_of_turn = game.rules.four_pairs_out_of_turn
+    for _ in range(MAX_ROLLOUT_ACTIONS):
+        if game.over:
+            return
+        if check_out_of_turn and game.last_code:
+            chopped = False
+            for k in range(1, game.n):
+                seat = (game.current + k) % game.n
+                chops = game.legal_actions(seat)
+                if chops:
+                    game.apply_action(policy.choose(Situation.of_game(game, seat, chops)), seat)
+                    chopped = True
+                    break
+            if chopped:
+                continue
+        seat = game.current
+        if game.last_code == 0 and not game.required:
+            action = policy.choose(Situation.of_game(game, seat, ()))
+        else:
+            action = policy.choose(Situation.of_game(game, seat))
+        game.apply_action(action, seat)
+
+
+class SearchBot:
+    """The search level (see the module docstring)."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int = 12,
+        candidates: int = 3,
+        time_limit_s: float | None = None,
+    ) -> None:
+        if samples < 1 or candidates < 1:
+            raise ValueError("samples and candidates must be at least 1")
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.candidates = candidates
+        self.time_limit_s = time_limit_s
+        self.policy = StrategicPolicy()
+
+    def act(self, view: SeatView) -> int:
+        sit = Situation.of_view(view)
+        ranked = self.policy.ranked(sit)
+        if not view.my_turn or len(view.legal) == 1 or ranked[0] == view.hand:
+            return ranked[0]
+        candidates = _distinct(ranked)[: self.candidates]
+        if len(candidates) == 1:
+            return candidates[0]
+        deadline = self._deadline(view)
+        totals = [0.0] * len(candidates)
+        done = 0
+        for _ in range(self.samples):
+            world = sample_world(view, self.rng)
+            if world is None:
+                continue
+            for i, action in enumerate(candidates):
+                game = fork(world)
+                game.apply_action(action, view.seat)
+                rollout(game, self.policy)
+                totals[i] += settle(game).deltas[view.seat] if game.over else 0
+            done += 1
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        if not done:
+            return ranked[0]
+        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        return candidates[best]
+
+    def _deadline(self, view: SeatView) -> float | None:
+        limits = [t for t in (self.time_limit_s, view.time_budget_s) if t is not None]
+        if not limits:
+            return None
+        # Leave a margin for the last sample in flight.
+        return time.perf_counter() + 0.6 * min(limits)
+
+
+def _distinct(actions: list[int]) -> list[int]:
+    """Actions in order, without repeats (PASS included once)."""
+    seen: set[int] = set()
+    out = []
+    for action in actions:
+        if action not in seen:
+            seen.add(action)
+            out.append(action)
+    return out
