@@ -484,6 +484,14 @@ def test_out_of_turn_without_after_pass_refuses_a_passed_player() -> None:
     refused(game, "already_passed", "3: " + FOUR_PAIRS)
 
 
+def test_an_out_of_turn_chop_must_beat_the_bomb_on_the_table() -> None:
+    higher = "10s 10c Js Jc Qs Qc Ks Kc"
+    game = start("langvuichoi", higher, "", "", FOUR_PAIRS, seed=4)
+    run(game, "0: " + higher)
+    assert game.legal_actions(3) == []
+    refused(game, "does_not_beat", "3: " + FOUR_PAIRS)
+
+
 def test_out_of_turn_is_only_for_chopping() -> None:
     game = start("langvuichoi", "7s", "", "", FOUR_PAIRS, seed=4)
     run(game, "0: 7s")
