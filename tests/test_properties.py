@@ -519,3 +519,31 @@ def test_illegal_actions_change_nothing(preset: str, n: int, seed: int, steps: i
             raise AssertionError("an illegal action was accepted")
     assert state_of(game) == before
     assert game.legal_actions() == legal_before
+
+
+def test_a_seat_given_its_turn_back_may_only_chop_with_four_pairs() -> None:
+    """After a heo or bomb, a seat that passed but holds 4 consecutive pairs gets the turn back
+    (four_pairs_after_pass); its legal actions are then PASS and those chops, nothing else.
+    Random games rarely reach that state, so this walks seeded games until it has seen enough."""
+    seen = 0
+    for seed in range(4000):
+        preset = ("thapthanh", "b52")[seed % 2]
+        game = new_game(preset, 2 + seed % 3, seed)
+        rng = random.Random(seed)
+        while not game.is_terminal() and seen < 12:
+            seat = game.current_player
+            if game.revived >> seat & 1:
+                seen += 1
+                hand = game.hands[seat]
+                actions = game.legal_actions()
+                assert actions[0] == PASS
+                plays = set(actions[1:])
+                for mask in _candidate_masks(hand, plays, rng):
+                    expected = R.may_play(mask, hand, game.rules, game.last_mask, 0, True)
+                    assert (mask in plays) == expected, mask_ascii(mask)
+                for mask in plays:
+                    assert accepted(game, lambda g, m=mask, s=seat: g.play(m, s))
+            random_step(game, rng, chaos=False)
+        if seen >= 12:
+            return
+    raise AssertionError(f"only {seen} seats were given their turn back")
