@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
+from .arena import arena_cmd
 from .cards import CardError, mask_ascii, mask_str, parse_mask
 from .combos import classify, describe
 from .moves import beating_plays, leading_plays
@@ -115,6 +116,10 @@ def presets_cmd() -> None:
         if preset.four_pairs_out_of_turn:
             extras.append("4 pairs chop out of turn")
         typer.echo(f"{name}\t{', '.join(extras)}")
+
+
+# Bots: the commands' code lives in arena.py and play.py.
+app.command("arena")(arena_cmd)
 
 
 def main() -> None:  # pragma: no cover

@@ -20,20 +20,25 @@ STRENGTH_WEIGHT = 0.8
 
 _SINGLE_STRENGTH = (0, 0, 0, 0, 0, 0, 0, 0, 0.1, 0.2, 0.35, 0.55, 1.0)
 _PAIR_STRENGTH = (0, 0, 0, 0, 0, 0, 0, 0.1, 0.2, 0.35, 0.55, 0.8, 1.0)
-_NIB = C.NIB_COUNT
 _CACHE_LIMIT = 400_000
 _caches: dict[int, dict[int, tuple[float, tuple[Part, ...]]]] = {}
 
 
+_BYTE_COUNTS = tuple(C.NIB_COUNT[b & 15] | C.NIB_COUNT[b >> 4] << 3 for b in range(256))
+
+
 def counts_key(hand: int) -> int:
     """The hand's rank counts packed 3 bits per rank (the planner's memo key)."""
-    key = 0
-    nib = _NIB
-    for rank in range(13):
-        count = nib[(hand >> (4 * rank)) & 15]
-        if count:
-            key |= count << (3 * rank)
-    return key
+    t = _BYTE_COUNTS
+    return (
+        t[hand & 255]
+        | t[(hand >> 8) & 255] << 6
+        | t[(hand >> 16) & 255] << 12
+        | t[(hand >> 24) & 255] << 18
+        | t[(hand >> 32) & 255] << 24
+        | t[(hand >> 40) & 255] << 30
+        | t[(hand >> 48) & 255] << 36
+    )
 
 
 def strength(part: Part) -> float:

@@ -233,10 +233,10 @@ class StrategicPolicy:
                 else:
                     # Early, a 2 or a bomb is worth more in the hand than on this round.
                     gain -= 0.15 * (hand_size - 4)
-            if not can_be_beaten(code, sit.unseen & ~play, max_cards):
-                weak_after = sum(1 for p in parts_after if _is_weak(p))
-                if weak_after <= 1:
-                    gain += 2.0  # take the lead and run out
+            if sum(1 for p in parts_after if _is_weak(p)) <= 1 and not can_be_beaten(
+                code, sit.unseen & ~play, max_cards
+            ):
+                gain += 2.0  # take the lead, then run out
             if urgent:
                 gain += 0.05 * (code & 0xFF) / 51  # stop them: the higher the better
             scored.append((gain, play))
