@@ -210,7 +210,6 @@ class _Reckoner:
         self.hands = over.cards_left
         self.cong: set[int] = set()
         self.left: set[int] = set()
-        self.played: set[int] = set()
         self.outs: set[int] = set()
         self.instant: InstantWin | None = None
         for event in game.events:
@@ -218,15 +217,12 @@ class _Reckoner:
                 self.cong.update(event.seats)
             elif isinstance(event, Left):
                 self.left.add(event.seat)
-            elif isinstance(event, Play):
-                self.played.add(event.seat)
             elif isinstance(event, PlayerOut):
                 self.outs.add(event.seat)
             elif isinstance(event, InstantWin):
                 self.instant = event
-        self.unit_en, self.unit_vi = ("cards", "lá") if self.s.card else ("bets", "cược")
+        self.unit_vi = "lá" if self.s.card else "cược"
         self.den_bai: int | None = None
-        self.notes: list[tuple[str, str]] = []
 
     def units(self, n: int) -> str:
         return f"{n} {self.unit_vi}"
@@ -687,7 +683,6 @@ def settle(
         bet,
         fee_percent,
         den_bai=reckoner.den_bai,
-        notes=reckoner.notes,
     )
 
 
