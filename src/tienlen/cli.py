@@ -13,6 +13,7 @@ from .arena import arena_cmd
 from .cards import CardError, mask_ascii, mask_str, parse_mask
 from .combos import classify, describe
 from .moves import beating_plays, leading_plays
+from .play import play_cmd
 from .record import RecordError, ReplayError, parse_record, replay
 from .rules import PRESETS, RuleSet, RuleSetError
 from .scoring import replay_fields
@@ -120,6 +121,7 @@ def presets_cmd() -> None:
 
 # Bots: the commands' code lives in arena.py and play.py.
 app.command("arena")(arena_cmd)
+app.command("play")(play_cmd)
 
 
 def main() -> None:  # pragma: no cover

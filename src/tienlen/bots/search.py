@@ -128,6 +128,8 @@ class SearchBot:
         samples: int = 12,
         candidates: int = 3,
         time_limit_s: float | None = None,
+        margin: float = 0.0,
+        win_bonus: float = 0.0,
     ) -> None:
         if samples < 1 or candidates < 1:
             raise ValueError("samples and candidates must be at least 1")
@@ -135,6 +137,8 @@ class SearchBot:
         self.samples = samples
         self.candidates = candidates
         self.time_limit_s = time_limit_s
+        self.margin = margin
+        self.win_bonus = win_bonus
         self.policy = StrategicPolicy()
 
     def act(self, view: SeatView) -> int:
@@ -146,8 +150,7 @@ class SearchBot:
         if len(candidates) == 1:
             return candidates[0]
         deadline = self._deadline(view)
-        totals = [0.0] * len(candidates)
-        done = 0
+        values: list[list[float]] = [[] for _ in candidates]
         for _ in range(self.samples):
             world = sample_world(view, self.rng)
             if world is None:
@@ -156,14 +159,35 @@ class SearchBot:
                 game = fork(world)
                 game.apply_action(action, view.seat)
                 rollout(game, self.policy)
-                totals[i] += settle(game).deltas[view.seat] if game.over else 0
-            done += 1
+                values[i].append(self._value(game, view.seat))
             if deadline is not None and time.perf_counter() > deadline:
                 break
-        if not done:
-            return ranked[0]
-        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-        return candidates[best]
+        return candidates[self._pick(values)]
+
+    def _value(self, game: Game, seat: int) -> float:
+        if not game.over:
+            return 0.0
+        value = float(settle(game).deltas[seat])
+        if game.winner == seat:
+            value += self.win_bonus
+        return value
+
+    def _pick(self, values: list[list[float]]) -> int:
+        """The candidate with the best mean; another than the policy's first choice (index 0)
+        only when its paired advantage over it stands above the noise by ``margin`` errors."""
+        n = len(values[0])
+        if n == 0:
+            return 0
+        best, best_score = 0, 0.0
+        for i in range(1, len(values)):
+            diffs = [a - b for a, b in zip(values[i], values[0], strict=True)]
+            mean = sum(diffs) / n
+            if n > 1 and self.margin:
+                spread = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5
+                mean -= self.margin * spread / n**0.5
+            if mean > best_score:
+                best, best_score = i, mean
+        return best
 
     def _deadline(self, view: SeatView) -> float | None:
         limits = [t for t in (self.time_limit_s, view.time_budget_s) if t is not None]

@@ -1,0 +1,371 @@
+"""``tienlen play``: a person against 1–3 bots in the terminal.
+
+All input and output go through an injectable ``ask`` function and a rich
+:class:`~rich.console.Console`, so a test can play whole games by feeding lines. End of input
+(Ctrl-D) or Ctrl-C ends the session cleanly at any prompt.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from . import combos as C
+from .bots import DEFAULT_LEVEL, LEVELS, Table, make_bot
+from .bots.strategic import Situation, StrategicPolicy
+from .cards import CardError, card_str, cards_of, parse_mask
+from .errors import IllegalAction
+from .events import Chop, Cong, Event, GameOver, InstantWin, Left, Pass, Play, PlayerOut, RoundWon
+from .game import PASS, Game, next_game
+from .rules import INSTANT_WIN_HANDS, RuleSet, RuleSetError
+from .scoring import Settlement, settle
+
+HUMAN = 0
+"""The person always sits at seat 0; the bots follow in play order."""
+BOT_TIME_BUDGET_S = 0.3
+"""The clock each bot's decision gets at the terminal table."""
+
+Ask = Callable[[str], str]
+
+
+class QuitSession(Exception):
+    """The person asked to stop (q, end of input or Ctrl-C)."""
+
+
+@dataclass(frozen=True)
+class PlayOptions:
+    preset: str = "thapthanh"
+    bots: int = 3
+    level: str = DEFAULT_LEVEL
+    games: int | None = None
+    """Stop after this many games (None: ask after each)."""
+    seed: int | None = None
+    bet: int = 1
+    name: str = "You"
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.bots <= 3:
+            raise ValueError("play against 1 to 3 bots")
+        if self.level not in LEVELS:
+            raise ValueError(f"unknown bot level {self.level!r} (known: {', '.join(LEVELS)})")
+        if self.games is not None and self.games < 1:
+            raise ValueError("--games must be at least 1")
+        if self.bet < 1:
+            raise ValueError("--bet must be at least 1 chip")
+        RuleSet.preset(self.preset)
+
+
+def card_markup(card: int) -> str:
+    """A card with its suit symbol, red for ♦ and ♥."""
+    text = card_str(card)
+    return f"[bold red]{text}[/]" if card & 3 >= 2 else f"[bold]{text}[/]"
+
+
+def cards_markup(mask: int) -> str:
+    return " ".join(card_markup(c) for c in cards_of(mask)) if mask else "—"
+
+
+def play_markup(mask: int) -> str:
+    code = C.classify(mask)
+    return f"{cards_markup(mask)} ({C.describe(code)}, {C.describe_vi(code)})"
+
+
+def hint_order(actions: list[int]) -> list[int]:
+    """Plays in a stable order for numbered hints: by kind, size, then height."""
+    plays = [a for a in actions if a != PASS]
+    return sorted(plays, key=lambda m: (C.classify(m) >> 16, m.bit_count(), C.classify(m), m))
+
+
+class Session:
+    """Several games in a row at one table; the lead passes by the rules between games."""
+
+    def __init__(self, options: PlayOptions, ask: Ask, console: Console) -> None:
+        self.options = options
+        self.ask_line = ask
+        self.console = console
+        self.rules = RuleSet.preset(options.preset)
+        self.n = options.bots + 1
+        self.rng = random.Random(options.seed)
+        self.names = [options.name] + [f"Bot {i} ({options.level})" for i in range(1, self.n)]
+        self.totals = [0] * self.n
+        self.advice = StrategicPolicy()
+
+    # --- helpers ------------------------------------------------------------------------------
+    def say(self, text: str) -> None:
+        self.console.print(text, highlight=False)
+
+    def ask(self, prompt: str) -> str:
+        try:
+            line = self.ask_line(prompt)
+        except (EOFError, KeyboardInterrupt):
+            raise QuitSession from None
+        return line.strip()
+
+    # --- the session ----------------------------------------------------------------------------
+    def run(self) -> int:
+        """Play until the person stops; returns the number of games finished."""
+        o = self.options
+        self.say(
+            f"[bold]Tiến Lên Miền Nam[/] — preset [cyan]{o.preset}[/], "
+            f"{o.bots} bot(s) at level [cyan]{o.level}[/], bet {o.bet}."
+        )
+        self.say(
+            "Type cards like [bold]3s 4s 5h[/] (or 3♠ 4♠ 5♥), [bold]p[/] to pass, "
+            "[bold]h[/] for hints, a hint's number to play it, [bold]q[/] to quit."
+        )
+        start: dict[str, Any] = {"first_game": True}
+        played = 0
+        try:
+            while o.games is None or played < o.games:
+                game = Game.new(self.rules, self.n, rng=self.rng, **start)
+                settlement = self.play_game(game, played + 1)
+                played += 1
+                start = next_game(game, leader=settlement.den_bai).kwargs()
+                if o.games is None:
+                    answer = self.ask("Play another game? [Y/n] ").lower()
+                    if answer in ("n", "no", "q", "quit", "không"):
+                        break
+        except QuitSession:
+            self.say("\nBye — tạm biệt.")
+        if played:
+            self.say(f"Games finished: {played}. Chips: " + self.totals_text())
+        return played
+
+    def totals_text(self) -> str:
+        return ", ".join(f"{name} {t:+d}" for name, t in zip(self.names, self.totals, strict=True))
+
+    def play_game(self, game: Game, number: int) -> Settlement:
+        bots = [None] + [
+            make_bot(self.options.level, self.rng.getrandbits(63)) for _ in range(1, self.n)
+        ]
+        table = Table(game, bots, time_budget_s=BOT_TIME_BUDGET_S)
+        kind = "first game: the lowest card leads" if game.first_game else "the last winner leads"
+        self.say(f"\n[bold]Game {number}[/] ({kind}) — {self.names[game.leader]} to lead.")
+        shown = 0
+        declined_at = -1
+        while not game.over:
+            shown = self.show_events(game, shown)
+            if game.current != HUMAN and len(game.history) != declined_at:
+                chops = game.legal_actions(HUMAN)
+                if chops:
+                    if not self.offer_chop(game, chops):
+                        declined_at = len(game.history)
+                    continue
+            if table.step() is not None:
+                continue
+            self.human_turn(game)
+        self.show_events(game, shown)
+        settlement = settle(game, self.options.bet)
+        self.show_settlement(game, settlement)
+        return settlement
+
+    # --- the person's moves ----------------------------------------------------------------------
+    def show_state(self, game: Game) -> None:
+        others = " · ".join(
+            f"{self.names[s]}: {game.hands[s].bit_count()}"
+            + (" (passed)" if game.passed >> s & 1 else "")
+            for s in range(1, self.n)
+            if game.in_game >> s & 1
+        )
+        self.say(f"Cards left — {others}")
+        if game.last_code:
+            self.say(f"To beat: {play_markup(game.last_mask)} by {self.names[game.last_seat]}")
+        else:
+            must = ""
+            if game.required:
+                must = f" (must contain {card_markup(game.required.bit_length() - 1)})"
+            self.say(f"You lead this round (có cái){must}.")
+        self.say(f"Your hand: {cards_markup(game.hands[HUMAN])}")
+
+    def human_turn(self, game: Game) -> None:
+        self.show_state(game)
+        while True:
+            legal = game.legal_actions(HUMAN)
+            line = self.ask("Your move: ")
+            word = line.lower()
+            if word in ("q", "quit", "exit"):
+                raise QuitSession
+            if word in ("", "s", "show"):
+                self.show_state(game)
+                continue
+            if word in ("h", "?", "hint", "hints", "help"):
+                self.show_hints(game, legal)
+                continue
+            try:
+                if word in ("p", "pass", "bo", "bỏ", "bỏ lượt"):
+                    game.pass_turn(HUMAN)
+                elif word.isdigit():
+                    hints = hint_order(legal)
+                    index = int(word)
+                    if not 1 <= index <= len(hints):
+                        self.say(
+                            f"[red]No hint number {index}[/] (there are {len(hints)}; "
+                            "type h to list them)."
+                        )
+                        continue
+                    game.play(hints[index - 1], HUMAN)
+                else:
+                    game.play(parse_mask(line), HUMAN)
+                return
+            except CardError as exc:
+                self.say(f"[red]{exc}[/]")
+            except IllegalAction as exc:
+                self.say(f"[red]Not allowed: {exc.message}[/]")
+
+    def show_hints(self, game: Game, legal: list[int]) -> None:
+        hints = hint_order(legal)
+        if not hints:
+            self.say("You cannot beat that: pass with p.")
+            return
+        for i, play in enumerate(hints[:40], 1):
+            self.say(f"  {i:>2}. {play_markup(play)}")
+        if len(hints) > 40:
+            self.say(f"  … and {len(hints) - 40} more (type the cards).")
+        if PASS in legal:
+            self.say("   p. pass (bỏ lượt)")
+        advice = self.advice.choose(Situation.of_game(game, HUMAN, legal))
+        shown = "pass" if advice == PASS else cards_markup(advice)
+        self.say(f"Suggestion: {shown}")
+
+    def offer_chop(self, game: Game, chops: list[int]) -> bool:
+        """Out of turn, the person may chop with 4 consecutive pairs; True when they did."""
+        self.show_state(game)
+        self.say("You may chop out of turn (chặt không cần vòng):")
+        for i, play in enumerate(chops, 1):
+            self.say(f"  {i}. {play_markup(play)}")
+        while True:
+            line = self.ask("Chop? number or cards, Enter to let it go: ")
+            if not line or line.lower() in ("n", "no", "p", "pass"):
+                return False
+            if line.lower() in ("q", "quit", "exit"):
+                raise QuitSession
+            try:
+                cards = chops[int(line) - 1] if line.isdigit() else parse_mask(line)
+                game.play(cards, HUMAN)
+                return True
+            except IndexError:
+                self.say(f"[red]No chop number {line}[/]")
+            except CardError as exc:
+                self.say(f"[red]{exc}[/]")
+            except IllegalAction as exc:
+                self.say(f"[red]Not allowed: {exc.message}[/]")
+
+    # --- what happened --------------------------------------------------------------------------
+    def show_events(self, game: Game, start: int) -> int:
+        for event in game.events[start:]:
+            text = self.describe(event)
+            if text:
+                self.say(text)
+        return len(game.events)
+
+    def describe(self, event: Event) -> str:
+        name = self.names
+        v = self.verb
+        if isinstance(event, Play):
+            how = " [magenta]out of turn[/]" if event.out_of_turn else ""
+            auto = " (time-out)" if event.auto else ""
+            return (
+                f"{name[event.seat]} {v(event.seat, 'plays')} {play_markup(event.cards)}{how}{auto}"
+            )
+        if isinstance(event, Chop):
+            return (
+                f"[bold magenta]Chặt![/] {name[event.seat]} {v(event.seat, 'chops')} "
+                f"{cards_markup(event.victim_cards)} of {name[event.victim]}"
+            )
+        if isinstance(event, Pass):
+            return f"[dim]{name[event.seat]} {v(event.seat, 'passes')}[/]"
+        if isinstance(event, RoundWon):
+            if event.inherited:
+                leader = name[event.leader]
+                return f"[dim]Round over; {leader} {v(event.leader, 'leads')} (hưởng sái)[/]"
+            return f"[dim]{name[event.seat]} {v(event.seat, 'wins')} the round[/]"
+        if isinstance(event, PlayerOut):
+            if event.ranks_last:
+                return (
+                    f"{name[event.seat]} went out on a 2 and {v(event.seat, 'ranks')} last (về bét)"
+                )
+            return f"[bold]{name[event.seat]} {v(event.seat, 'is')} out (place {event.place})[/]"
+        if isinstance(event, Left):
+            return f"{name[event.seat]} left the table"
+        if isinstance(event, InstantWin):
+            parts = []
+            for seat, hands, cards in zip(event.seats, event.hands, event.cards, strict=True):
+                what = ", ".join(
+                    INSTANT_WIN_HANDS[h][0] + f" ({INSTANT_WIN_HANDS[h][1]})" for h in hands
+                )
+                parts.append(f"{name[seat]}: {what} — {cards_markup(cards)}")
+            return "[bold green]Instant win (tới trắng)![/] " + "; ".join(parts)
+        if isinstance(event, Cong):
+            who = ", ".join(name[s] for s in event.seats)
+            return f"[bold red]Cóng:[/] {who} never played a card"
+        if isinstance(event, GameOver):
+            lines = []
+            if event.winner is not None:
+                lines.append(f"[bold green]{name[event.winner]} {v(event.winner, 'wins')}![/]")
+            for seat, cards in enumerate(event.cards_left):
+                if cards:
+                    lines.append(f"  {name[seat]} {v(seat, 'holds')} {cards_markup(cards)}")
+            return "\n".join(lines)
+        return ""  # pragma: no cover - every event type is handled above
+
+    def verb(self, seat: int, third_person: str) -> str:
+        """English agreement: "Bot 1 plays" but "You play"."""
+        if seat != HUMAN:
+            return third_person
+        return {"is": "are", "passes": "pass"}.get(third_person, third_person.removesuffix("s"))
+
+    def show_settlement(self, game: Game, settlement: Settlement) -> None:
+        self.say("[bold]Settlement[/] (tính tiền):")
+        if not settlement.items:
+            self.say("  nothing to pay")
+        for item in settlement.items:
+            self.say(
+                f"  {self.names[item.payer]} → {self.names[item.payee]}: {item.amount} "
+                f"— {item.reason_en} ({item.reason_vi})"
+            )
+        for en, vi in settlement.notes:
+            self.say(f"  {en} ({vi})")
+        for seat, delta in enumerate(settlement.deltas):
+            self.totals[seat] += delta
+        self.say(
+            "This game: "
+            + ", ".join(f"{n} {d:+d}" for n, d in zip(self.names, settlement.deltas, strict=True))
+        )
+        self.say("Total: " + self.totals_text())
+
+
+def play_session(
+    options: PlayOptions, ask: Ask | None = None, console: Console | None = None
+) -> int:
+    """Run a terminal session; returns the number of games finished."""
+    console = console or Console(highlight=False)
+    return Session(options, ask or console.input, console).run()
+
+
+def play_cmd(
+    bots: Annotated[int, typer.Option("--bots", "-b", help="Number of bots, 1 to 3.")] = 3,
+    level: Annotated[
+        str, typer.Option("--level", "-l", help=f"Bot level: {', '.join(LEVELS)}.")
+    ] = DEFAULT_LEVEL,
+    preset: Annotated[str, typer.Option("--preset", "--rules", help="Rule preset.")] = "thapthanh",
+    games: Annotated[
+        int | None, typer.Option("--games", "-g", help="Stop after this many games.")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the deals and bots.")] = None,
+    bet: Annotated[int, typer.Option("--bet", help="Chips per unit (mức cược).")] = 1,
+    name: Annotated[str, typer.Option("--name", help="Your name at the table.")] = "You",
+) -> None:
+    """Play against bots in the terminal."""
+    try:
+        options = PlayOptions(
+            preset=preset, bots=bots, level=level, games=games, seed=seed, bet=bet, name=name
+        )
+    except (ValueError, RuleSetError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    play_session(options)
