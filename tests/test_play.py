@@ -1,0 +1,153 @@
+"""tienlen play: whole games fed from a script, errors, end of input, the lead between games."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable, Iterator
+
+import pytest
+from conftest import deal, m
+from rich.console import Console
+from typer.testing import CliRunner
+
+from tienlen.cli import app
+from tienlen.game import Game
+from tienlen.play import PlayOptions, Session, card_markup, hint_order, play_session
+from tienlen.rules import RuleSet
+
+runner = CliRunner()
+
+
+def console() -> tuple[Console, io.StringIO]:
+    out = io.StringIO()
+    return Console(file=out, width=120, color_system=None, highlight=False), out
+
+
+def scripted(moves: Iterator[str], another: Iterator[str] | None = None) -> Callable[[str], str]:
+    """Answers turn prompts from ``moves`` and "another game?" from ``another``."""
+
+    def ask(prompt: str) -> str:
+        if "another game" in prompt:
+            if another is None:
+                return "n"
+            return next(another)
+        return next(moves)
+
+    return ask
+
+
+def cycle(*words: str) -> Iterator[str]:
+    while True:
+        yield from words
+
+
+def test_a_whole_game_played_from_input() -> None:
+    con, out = console()
+    options = PlayOptions(level="greedy", seed=4)
+    # "1" plays the first hint when anything can be played; otherwise "p" passes.
+    finished = play_session(options, scripted(cycle("1", "p")), con)
+    text = out.getvalue()
+    assert finished == 1
+    assert "Game 1" in text and "Settlement" in text
+    assert re.search(r"(You win|Bot \d \(greedy\) wins)!", text)
+    assert "Total: You " in text and "Games finished: 1" in text
+    assert "You play" in text
+
+
+def test_several_games_follow_the_lead_rules() -> None:
+    con, out = console()
+    options = PlayOptions(level="random", bots=2, games=3, seed=8)
+    assert play_session(options, scripted(cycle("1", "p")), con) == 3
+    text = out.getvalue()
+    assert text.count("Settlement") == 3
+    starts = re.findall(r"Game (\d) \((first game|the last winner leads)", text)
+    assert [s[0] for s in starts] == ["1", "2", "3"]
+    assert starts[0][1] == "first game"
+    # Each later game is led by the previous winner unless that game was an instant win.
+    winners = re.findall(r"\n(You|Bot \d \(random\)) wins?!", text)
+    leads = re.findall(r"— (You|Bot \d \(random\)) to lead", text)
+    for game in (1, 2):
+        if starts[game][1] == "the last winner leads":
+            assert leads[game] == winners[game - 1]
+
+
+def test_illegal_input_gets_a_clear_error_and_changes_nothing() -> None:
+    rules = RuleSet.preset("thapthanh")
+    game = Game(rules, deal("3s 4s 5d 9h", "6s", "7s", "8s"), first_game=False, leader=0)
+    con, out = console()
+    session = Session(PlayOptions(level="greedy"), scripted(iter([])), con)
+    answers = iter(["zz", "3s 3s", "6s", "3s 5d", "p", "99", "h", "", "3s 4s 5d"])
+    session.ask_line = lambda prompt: next(answers)
+    session.human_turn(game)
+    text = out.getvalue()
+    assert "not a card: 'zz'" in text
+    assert "card 3♠ is written twice" in text
+    assert "Not allowed: seat 0 does not hold 6♠" in text
+    assert "is not a combination" in text
+    assert "must play" in text
+    assert "No hint number 99" in text
+    assert "Suggestion:" in text and " 1. " in text
+    assert game.history[-1].cards == m("3s 4s 5d")
+    assert len(game.history) == 1
+
+
+def test_end_of_input_and_ctrl_c_end_the_session_cleanly() -> None:
+    def eof(prompt: str) -> str:
+        raise EOFError
+
+    def interrupt(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    for ask in (eof, interrupt):
+        con, out = console()
+        assert play_session(PlayOptions(level="greedy", seed=1), ask, con) == 0
+        assert "Bye" in out.getvalue()
+    con, out = console()
+    assert play_session(PlayOptions(level="greedy", seed=1), scripted(iter(["q"])), con) == 0
+
+
+def test_the_person_may_chop_out_of_turn() -> None:
+    rules = RuleSet.preset("langvuichoi")
+    hands = deal("5s 5c 6s 6c 7s 7c 8s 8c 3h", "2h 3s", "4s", "9s", seed=2)
+    game = Game(rules, hands, first_game=False, leader=1)
+    con, out = console()
+    session = Session(PlayOptions(preset="langvuichoi", level="greedy"), scripted(iter([])), con)
+    answers = iter(["7", "1"])
+    session.ask_line = lambda prompt: next(answers)
+    game.play(m("2h"), 1)
+    assert session.offer_chop(game, game.legal_actions(0))
+    text = out.getvalue()
+    assert "You may chop out of turn" in text and "No chop number 7" in text
+    assert game.last_seat == 0 and game.last_mask == m("5s 5c 6s 6c 7s 7c 8s 8c")
+
+
+def test_hand_display_and_hint_order() -> None:
+    assert card_markup(m("2h").bit_length() - 1) == "[bold red]2♥[/]"
+    assert card_markup(0) == "[bold]3♠[/]"
+    hints = hint_order([0, m("4s 4c"), m("3s"), m("5s")])
+    assert hints == [m("3s"), m("5s"), m("4s 4c")]
+
+
+def test_options_are_checked() -> None:
+    with pytest.raises(ValueError, match="1 to 3 bots"):
+        PlayOptions(bots=4)
+    with pytest.raises(ValueError, match="unknown bot level"):
+        PlayOptions(level="genius")
+    with pytest.raises(ValueError, match="at least 1"):
+        PlayOptions(games=0)
+
+
+def test_play_command() -> None:
+    moves = "\n".join(["1", "p"] * 200)
+    result = runner.invoke(
+        app,
+        ["play", "--level", "greedy", "--games", "1", "--seed", "2", "--bots", "1"],
+        input=moves,
+    )
+    assert result.exit_code == 0, result.output
+    assert "Settlement" in result.output
+    result = runner.invoke(app, ["play", "--bots", "9"])
+    assert result.exit_code == 2 and "1 to 3 bots" in result.output
+    result = runner.invoke(app, ["play", "--level", "greedy"], input="")
+    assert result.exit_code == 0 and "Bye" in result.output
