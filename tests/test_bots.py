@@ -324,7 +324,7 @@ def test_strategic_takes_an_out_of_turn_chop() -> None:
 
 def test_planner_finds_the_fewest_parts() -> None:
     hand = m("3s 4c 5d 6h 7s 9s 9c 9d Jh Jd Qs Ks 2h")
-    cost, parts = best_split(counts_key(hand))
+    cost, parts, _ = best_split(counts_key(hand))
     masks = part_masks(hand, parts)
     assert sum(masks) == hand and sum(x.bit_count() for x in masks) == hand.bit_count()
     assert cost == hand_cost(hand)
@@ -349,8 +349,10 @@ def test_search_samples_are_consistent_and_reproducible() -> None:
     view = view_of(game, seat)
     rng = random.Random(0)
     for _ in range(5):
-        world = sample_world(view, rng)
-        assert world is not None
+        found = sample_world(view, rng)
+        assert found is not None
+        world, surprises = found
+        assert surprises == 0  # nothing judged
         assert world.hands[seat] == game.hands[seat]
         assert [h.bit_count() for h in world.hands] == [h.bit_count() for h in game.hands]
         assert world.current == game.current and world.last_mask == game.last_mask

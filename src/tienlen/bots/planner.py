@@ -20,8 +20,14 @@ STRENGTH_WEIGHT = 0.8
 
 _SINGLE_STRENGTH = (0, 0, 0, 0, 0, 0, 0, 0, 0.1, 0.2, 0.35, 0.55, 1.0)
 _PAIR_STRENGTH = (0, 0, 0, 0, 0, 0, 0, 0.1, 0.2, 0.35, 0.55, 0.8, 1.0)
+WEAK_BELOW = 0.75
+"""A part weaker than this is not expected to win its round: it needs a lead to be played."""
 _CACHE_LIMIT = 400_000
-_caches: dict[int, dict[int, tuple[float, tuple[Part, ...]]]] = {}
+
+Split = tuple[float, tuple[Part, ...], int]
+"""(cost, parts lowest first, how many parts are weak)."""
+_caches: dict[int, dict[int, Split]] = {}
+_part_costs: dict[Part, tuple[float, int]] = {}
 
 
 _BYTE_COUNTS = tuple(C.NIB_COUNT[b & 15] | C.NIB_COUNT[b >> 4] << 3 for b in range(256))
@@ -60,6 +66,14 @@ def part_cost(part: Part) -> float:
     return COMBO_COST - STRENGTH_WEIGHT * strength(part)
 
 
+def _cost_and_weak(part: Part) -> tuple[float, int]:
+    found = _part_costs.get(part)
+    if found is None:
+        found = (part_cost(part), int(strength(part) < WEAK_BELOW))
+        _part_costs[part] = found
+    return found
+
+
 _SET_KINDS = (0, C.SINGLE, C.PAIR, C.TRIPLE, C.QUAD)
 
 
@@ -93,32 +107,32 @@ def _options(key: int, min_straight: int) -> tuple[int, list[tuple[Part, int]]]:
     return low, out
 
 
-def best_split(key: int, min_straight: int = 3) -> tuple[float, tuple[Part, ...]]:
-    """The cheapest split of the hand with rank counts ``key``: (cost, parts lowest first)."""
+def best_split(key: int, min_straight: int = 3) -> Split:
+    """The cheapest split of the hand with rank counts ``key``."""
     cache = _caches.setdefault(min_straight, {})
     return _solve(key, min_straight, cache)
 
 
-def _solve(
-    key: int, min_straight: int, cache: dict[int, tuple[float, tuple[Part, ...]]]
-) -> tuple[float, tuple[Part, ...]]:
+_EMPTY: Split = (0.0, (), 0)
+
+
+def _solve(key: int, min_straight: int, cache: dict[int, Split]) -> Split:
     if key == 0:
-        return 0.0, ()
+        return _EMPTY
     found = cache.get(key)
     if found is not None:
         return found
-    best_cost = 1e9
-    best_parts: tuple[Part, ...] = ()
+    best: Split = (1e9, (), 0)
     for part, left in _options(key, min_straight)[1]:
-        sub_cost, sub_parts = _solve(left, min_straight, cache)
-        cost = part_cost(part) + sub_cost
-        if cost < best_cost - 1e-9:
-            best_cost = cost
-            best_parts = (part, *sub_parts)
+        sub_cost, sub_parts, sub_weak = _solve(left, min_straight, cache)
+        cost, weak = _cost_and_weak(part)
+        cost += sub_cost
+        if cost < best[0] - 1e-9:
+            best = (cost, (part, *sub_parts), weak + sub_weak)
     if len(cache) >= _CACHE_LIMIT:
         cache.clear()
-    cache[key] = (best_cost, best_parts)
-    return best_cost, best_parts
+    cache[key] = best
+    return best
 
 
 def hand_cost(hand: int, min_straight: int = 3) -> float:

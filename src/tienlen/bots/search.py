@@ -39,21 +39,55 @@ def fork(game: Game) -> Game:
     return twin
 
 
-def replay_actions(game: Game, actions: tuple[Action, ...]) -> None:
-    """Apply a public history to a game; raises IllegalAction where it does not fit."""
-    for action in actions:
+def replay_actions(
+    game: Game,
+    actions: tuple[Action, ...],
+    judge: StrategicPolicy | None = None,
+    judged_from: int = 0,
+    me: int = -1,
+) -> int:
+    """Apply a public history to a game; raises IllegalAction where it does not fit.
+
+    With a ``judge``, counts the actions from index ``judged_from`` on, by seats other than
+    ``me``, that the judge would not have chosen with the hand the game gives that seat: how
+    badly this deal explains the others' choices (soft inference).
+    """
+    surprises = 0
+    for index, action in enumerate(actions):
+        seat = action.seat
+        if (
+            judge is not None
+            and index >= judged_from
+            and seat != me
+            and action.kind in ("play", "pass")
+            and seat == game.current
+        ):
+            sit = Situation.of_game(game, seat)
+            if len(sit.legal) > 1 and judge.choose(sit) != action.cards:
+                surprises += 1
         if action.kind == "play":
-            game.play(action.cards, action.seat)
+            game.play(action.cards, seat)
         elif action.kind == "pass":
-            game.pass_turn(action.seat)
+            game.pass_turn(seat)
         elif action.kind == "timeout":
-            game.timeout(action.seat)
+            game.timeout(seat)
         else:
-            game.leave(action.seat)
+            game.leave(seat)
+    return surprises
 
 
-def sample_world(view: SeatView, rng: random.Random, attempts: int = 30) -> Game | None:
-    """A game dealt consistently with the view and replayed to the present, or None."""
+def sample_world(
+    view: SeatView,
+    rng: random.Random,
+    attempts: int = 30,
+    judge: StrategicPolicy | None = None,
+    judged_actions: int = 0,
+) -> tuple[Game, int] | None:
+    """A game dealt consistently with the view and replayed to the present, or None.
+
+    Returns it with its number of surprises (see :func:`replay_actions`) over the last
+    ``judged_actions`` actions (0 when there is no ``judge``).
+    """
     n = view.n_players
     known = [0] * n
     known[view.seat] = view.initial_hand
@@ -62,6 +96,7 @@ def sample_world(view: SeatView, rng: random.Random, attempts: int = 30) -> Game
             known[seat] = view.played_by[seat]
     pool = cards_of(view.unseen)
     needs = [0 if s == view.seat else view.cards_left[s] for s in range(n)]
+    judged_from = len(view.actions) - judged_actions
     for _ in range(attempts):
         rng.shuffle(pool)
         hands = list(known)
@@ -83,12 +118,12 @@ def sample_world(view: SeatView, rng: random.Random, attempts: int = 30) -> Game
         if world.over or world.leader != view.leader:
             continue
         try:
-            replay_actions(world, view.actions)
+            surprises = replay_actions(world, view.actions, judge, judged_from, view.seat)
         except IllegalAction:
             continue
         if world.over or world.current != view.current:
             continue
-        return world
+        return world, surprises
     return None
 
 
@@ -130,6 +165,8 @@ class SearchBot:
         time_limit_s: float | None = None,
         margin: float = 0.0,
         win_bonus: float = 0.0,
+        oversample: int = 1,
+        judged_actions: int = 0,
     ) -> None:
         if samples < 1 or candidates < 1:
             raise ValueError("samples and candidates must be at least 1")
@@ -139,6 +176,8 @@ class SearchBot:
         self.time_limit_s = time_limit_s
         self.margin = margin
         self.win_bonus = win_bonus
+        self.oversample = oversample
+        self.judged_actions = judged_actions
         self.policy = StrategicPolicy()
 
     def act(self, view: SeatView) -> int:
@@ -151,10 +190,7 @@ class SearchBot:
             return candidates[0]
         deadline = self._deadline(view)
         values: list[list[float]] = [[] for _ in candidates]
-        for _ in range(self.samples):
-            world = sample_world(view, self.rng)
-            if world is None:
-                continue
+        for world in self._worlds(view, deadline):
             for i, action in enumerate(candidates):
                 game = fork(world)
                 game.apply_action(action, view.seat)
@@ -163,6 +199,26 @@ class SearchBot:
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return candidates[self._pick(values)]
+
+    def _worlds(self, view: SeatView, deadline: float | None) -> list[Game]:
+        """``samples`` sampled deals; with inference, the likeliest of ``oversample`` times as
+        many (fewest surprises, ties in sampling order). Sampling stops half-way to the
+        deadline, leaving the rest of the time to the look-ahead."""
+        judge = self.policy if self.oversample > 1 and self.judged_actions else None
+        stop = None
+        if deadline is not None:
+            now = time.perf_counter()
+            stop = now + (deadline - now) / 2
+        drawn: list[tuple[Game, int]] = []
+        for _ in range(self.samples * (self.oversample if judge else 1)):
+            if stop is not None and drawn and time.perf_counter() > stop:
+                break
+            found = sample_world(view, self.rng, judge=judge, judged_actions=self.judged_actions)
+            if found is not None:
+                drawn.append(found)
+        if judge is not None:
+            drawn.sort(key=lambda pair: pair[1])
+        return [world for world, _ in drawn[: self.samples]]
 
     def _value(self, game: Game, seat: int) -> float:
         if not game.over:

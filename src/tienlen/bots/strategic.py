@@ -21,7 +21,7 @@ from ..cards import FULL_DECK, TWOS_MASK
 from ..game import PASS, Game
 from ..moves import runs, sets
 from ..rules import RuleSet
-from .planner import Part, best_split, counts_key, part_masks, strength
+from .planner import best_split, counts_key, part_masks, strength
 from .view import SeatView
 
 CHOP_BONUS = 0.8
@@ -159,7 +159,7 @@ class StrategicPolicy:
     # --- leading ------------------------------------------------------------------------------
     def _leads(self, sit: Situation) -> list[int]:
         hand = sit.hand
-        _, parts = best_split(counts_key(hand), sit.rules.min_straight)
+        parts = best_split(counts_key(hand), sit.rules.min_straight)[1]
         masks = part_masks(hand, parts)
         if sit.required:
             holding = [m for m, p in zip(masks, parts, strict=True) if m & sit.required]
@@ -222,7 +222,7 @@ class StrategicPolicy:
         scored: list[tuple[float, int]] = []
         for play in plays:
             after = hand & ~play
-            cost_after, parts_after = best_split(counts_key(after), min_straight)
+            cost_after, _, weak_after = best_split(counts_key(after), min_straight)
             gain = base - cost_after
             code = C.classify(play)
             if _is_precious(play, code):
@@ -233,7 +233,7 @@ class StrategicPolicy:
                 else:
                     # Early, a 2 or a bomb is worth more in the hand than on this round.
                     gain -= 0.15 * (hand_size - 4)
-            if sum(1 for p in parts_after if _is_weak(p)) <= 1 and not can_be_beaten(
+            if weak_after <= 1 and not can_be_beaten(
                 code, sit.unseen & ~play, max_cards
             ):
                 gain += 2.0  # take the lead, then run out
@@ -246,10 +246,6 @@ class StrategicPolicy:
         if best_gain > PASS_THRESHOLD or urgent or cong_risk:
             return [*order, PASS]
         return [PASS, *order]
-
-
-def _is_weak(part: Part) -> bool:
-    return strength(part) < 0.75
 
 
 class StrategicBot:
