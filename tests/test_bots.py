@@ -26,6 +26,7 @@ from tienlen.bots import (
     play_turn,
     view_of,
 )
+from tienlen.bots.inference import Inference, past_choices, surprises
 from tienlen.bots.planner import best_split, counts_key, hand_cost, part_masks
 from tienlen.bots.search import fork, sample_world
 from tienlen.bots.strategic import Situation, StrategicPolicy, can_be_beaten
@@ -401,3 +402,86 @@ def test_strategic_beats_greedy_on_duplicate_deals() -> None:
             games += 1
             wins += game.winner == hero
     assert wins / games > 0.3
+
+
+# --- inference -------------------------------------------------------------------------------
+
+
+def _strategic_game(seed: int, steps: int) -> Game:
+    game = Game.new(THAPTHANH, 4, seed=seed)
+    table = Table(game, [StrategicBot() for _ in range(4)])
+    for _ in range(steps):
+        if table.step() is None:
+            break
+    return game
+
+
+def test_the_true_deal_never_surprises_the_judge() -> None:
+    """Strategic players' choices are exactly what the judge predicts from their real hands."""
+    policy = StrategicPolicy()
+    judged = 0
+    for seed in range(6):
+        game = _strategic_game(seed, 24)
+        view = view_of(game, 0)
+        choices = past_choices(view)
+        judged += len(choices)
+        for seat in (1, 2, 3):
+            mine = [c for c in choices if c.seat == seat]
+            assert all(c.action & ~game.initial_hands[seat] == 0 for c in mine)
+            count, misses = surprises(mine, game.hands[seat], THAPTHANH, policy)
+            assert (count, misses) == (0, [])
+    assert judged > 50
+
+
+def test_a_wrong_deal_surprises_the_judge() -> None:
+    policy = StrategicPolicy()
+    total = 0
+    for seed in range(6):
+        game = _strategic_game(seed, 24)
+        choices = past_choices(view_of(game, 0))
+        for seat, other in ((1, 2), (2, 3), (3, 1)):
+            mine = [c for c in choices if c.seat == seat]
+            wrong = game.hands[other]
+            if wrong.bit_count() == game.hands[seat].bit_count():
+                total += surprises(mine, wrong, THAPTHANH, policy)[0]
+    assert total > 0
+
+
+def test_inference_deals_keep_the_hard_facts() -> None:
+    for seed in range(4):
+        game = _strategic_game(seed, 16)
+        if game.over:
+            continue
+        view = view_of(game, 0)
+        reading = Inference(view, StrategicPolicy(), random.Random(seed))
+        reading.update(view, 8)
+        reading.improve(40)
+        table = Table(game, [StrategicBot() for _ in range(4)])
+        for _ in range(6):
+            table.step()
+        if game.over:
+            continue
+        later = view_of(game, 0)
+        assert reading.follows(later)
+        reading.update(later, 8)
+        assert len(reading.deals) == 8
+        for sampled in reading.deals:
+            assert sum(sampled.hands) == later.unseen
+            assert sum(h.bit_count() for h in sampled.hands) == later.unseen.bit_count()
+            for seat in (1, 2, 3):
+                assert sampled.hands[seat].bit_count() == later.cards_left[seat]
+            if later.first_game and later.unseen & 1:
+                assert sampled.hands[later.leader] & 1  # the 3♠ holder led
+            energy = sum(
+                surprises(
+                    [c for c in past_choices(later) if c.seat == s],
+                    sampled.hands[s],
+                    THAPTHANH,
+                    StrategicPolicy(),
+                )[0]
+                for s in (1, 2, 3)
+            )
+            assert sampled.energy == energy
+            hands = reading.initial_hands(sampled)
+            assert all(hands[s].bit_count() == 13 for s in (1, 2, 3))
+        assert not reading.follows(view_of(Game.new(THAPTHANH, 4, seed=99), 0))

@@ -23,6 +23,7 @@ from ..cards import cards_of, mask_of
 from ..errors import IllegalAction
 from ..game import Action, Game
 from ..scoring import settle
+from .inference import Inference
 from .strategic import Situation, StrategicPolicy
 from .view import SeatView
 
@@ -81,12 +82,10 @@ def sample_world(
     rng: random.Random,
     attempts: int = 30,
     judge: StrategicPolicy | None = None,
-    judged_actions: int = 0,
 ) -> tuple[Game, int] | None:
     """A game dealt consistently with the view and replayed to the present, or None.
 
-    Returns it with its number of surprises (see :func:`replay_actions`) over the last
-    ``judged_actions`` actions (0 when there is no ``judge``).
+    Returns it with its number of surprises (see :func:`replay_actions`; 0 without a judge).
     """
     n = view.n_players
     known = [0] * n
@@ -96,7 +95,6 @@ def sample_world(
             known[seat] = view.played_by[seat]
     pool = cards_of(view.unseen)
     needs = [0 if s == view.seat else view.cards_left[s] for s in range(n)]
-    judged_from = len(view.actions) - judged_actions
     for _ in range(attempts):
         rng.shuffle(pool)
         hands = list(known)
@@ -105,26 +103,38 @@ def sample_world(
             if needs[seat]:
                 hands[seat] |= mask_of(pool[start : start + needs[seat]])
                 start += needs[seat]
-        try:
-            world = Game(
-                view.rules,
-                hands,
-                first_game=view.first_game,
-                leader=None if view.first_game else view.leader,
-                barred_instant_winner=view.barred_instant_winner,
-            )
-        except ValueError:
-            continue
-        if world.over or world.leader != view.leader:
-            continue
-        try:
-            surprises = replay_actions(world, view.actions, judge, judged_from, view.seat)
-        except IllegalAction:
-            continue
-        if world.over or world.current != view.current:
-            continue
-        return world, surprises
+        found = world_from(view, hands, judge)
+        if found is not None:
+            return found
     return None
+
+
+def world_from(
+    view: SeatView, hands: list[int], judge: StrategicPolicy | None = None
+) -> tuple[Game, int] | None:
+    """The game dealt ``hands`` (the view's seat's own hand filled in), replayed to the
+    present, with its surprises; None when the deal contradicts the public facts."""
+    hands = list(hands)
+    hands[view.seat] = view.initial_hand
+    try:
+        world = Game(
+            view.rules,
+            hands,
+            first_game=view.first_game,
+            leader=None if view.first_game else view.leader,
+            barred_instant_winner=view.barred_instant_winner,
+        )
+    except ValueError:
+        return None
+    if world.over or world.leader != view.leader:
+        return None
+    try:
+        surprises = replay_actions(world, view.actions, judge, 0, view.seat)
+    except IllegalAction:
+        return None
+    if world.over or world.current != view.current:
+        return None
+    return world, surprises
 
 
 def rollout(game: Game, policy: StrategicPolicy) -> None:
@@ -163,22 +173,24 @@ class SearchBot:
         samples: int = 12,
         candidates: int = 3,
         time_limit_s: float | None = None,
-        margin: float = 0.0,
-        win_bonus: float = 0.0,
-        oversample: int = 1,
-        judged_actions: int = 0,
+        margin: float = 1.0,
+        inference: bool = True,
+        moves: int | None = None,
     ) -> None:
         if samples < 1 or candidates < 1:
             raise ValueError("samples and candidates must be at least 1")
         self.rng = random.Random(seed)
         self.samples = samples
+        """Sampled deals looked ahead on at each decision."""
         self.candidates = candidates
         self.time_limit_s = time_limit_s
         self.margin = margin
-        self.win_bonus = win_bonus
-        self.oversample = oversample
-        self.judged_actions = judged_actions
+        self.inference = inference
+        self.moves = moves if moves is not None else 4 * samples
+        """Card swaps tried at each decision to make the sampled deals explain the others'
+        choices better (with inference)."""
         self.policy = StrategicPolicy()
+        self.reading: Inference | None = None
 
     def act(self, view: SeatView) -> int:
         sit = Situation.of_view(view)
@@ -201,32 +213,38 @@ class SearchBot:
         return candidates[self._pick(values)]
 
     def _worlds(self, view: SeatView, deadline: float | None) -> list[Game]:
-        """``samples`` sampled deals; with inference, the likeliest of ``oversample`` times as
-        many (fewest surprises, ties in sampling order). Sampling stops half-way to the
-        deadline, leaving the rest of the time to the look-ahead."""
-        judge = self.policy if self.oversample > 1 and self.judged_actions else None
+        """The sampled deals to look ahead on, replayed to the present. With inference, the
+        deals carried from the last decision, improved by ``moves`` card swaps; without,
+        fresh ones. Sampling stops half-way to the deadline, leaving the rest to look-ahead."""
         stop = None
         if deadline is not None:
             now = time.perf_counter()
             stop = now + (deadline - now) / 2
-        drawn: list[tuple[Game, int]] = []
-        for _ in range(self.samples * (self.oversample if judge else 1)):
-            if stop is not None and drawn and time.perf_counter() > stop:
-                break
-            found = sample_world(view, self.rng, judge=judge, judged_actions=self.judged_actions)
-            if found is not None:
-                drawn.append(found)
-        if judge is not None:
-            drawn.sort(key=lambda pair: pair[1])
-        return [world for world, _ in drawn[: self.samples]]
+        worlds: list[Game] = []
+        if not self.inference:
+            for _ in range(self.samples):
+                if stop is not None and worlds and time.perf_counter() > stop:
+                    break
+                found = sample_world(view, self.rng)
+                if found is not None:
+                    worlds.append(found[0])
+            return worlds
+        if self.reading is None or not self.reading.follows(view):
+            self.reading = Inference(view, self.policy, self.rng)
+        reading = self.reading
+        reading.update(view, self.samples, stop)
+        reading.improve(self.moves, stop=stop)
+        for deal in reading.deals:
+            found = world_from(view, reading.initial_hands(deal))
+            if found is None:
+                deal.energy += 1000  # contradicts the history: replaced below
+                continue
+            worlds.append(found[0])
+        reading.deals = [d for d in reading.deals if d.energy < 1000]
+        return worlds
 
     def _value(self, game: Game, seat: int) -> float:
-        if not game.over:
-            return 0.0
-        value = float(settle(game).deltas[seat])
-        if game.winner == seat:
-            value += self.win_bonus
-        return value
+        return float(settle(game).deltas[seat]) if game.over else 0.0
 
     def _pick(self, values: list[list[float]]) -> int:
         """The candidate with the best mean; another than the policy's first choice (index 0)

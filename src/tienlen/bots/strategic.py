@@ -233,9 +233,7 @@ class StrategicPolicy:
                 else:
                     # Early, a 2 or a bomb is worth more in the hand than on this round.
                     gain -= 0.15 * (hand_size - 4)
-            if weak_after <= 1 and not can_be_beaten(
-                code, sit.unseen & ~play, max_cards
-            ):
+            if weak_after <= 1 and not can_be_beaten(code, sit.unseen & ~play, max_cards):
                 gain += 2.0  # take the lead, then run out
             if urgent:
                 gain += 0.05 * (code & 0xFF) / 51  # stop them: the higher the better
