@@ -28,7 +28,7 @@ from tienlen.bots import (
 )
 from tienlen.bots.inference import Inference, past_choices, surprises
 from tienlen.bots.planner import best_split, counts_key, hand_cost, part_masks
-from tienlen.bots.search import fork, sample_world
+from tienlen.bots.search import fork, sample_world, world_from
 from tienlen.bots.strategic import Situation, StrategicPolicy, can_be_beaten
 from tienlen.cards import FULL_DECK, cards_of, mask_of
 from tienlen.combos import classify
@@ -350,17 +350,37 @@ def test_search_samples_are_consistent_and_reproducible() -> None:
     view = view_of(game, seat)
     rng = random.Random(0)
     for _ in range(5):
-        found = sample_world(view, rng)
-        assert found is not None
-        world, surprises = found
-        assert surprises == 0  # nothing judged
+        world = sample_world(view, rng)
+        assert world is not None
         assert world.hands[seat] == game.hands[seat]
         assert [h.bit_count() for h in world.hands] == [h.bit_count() for h in game.hands]
         assert world.current == game.current and world.last_mask == game.last_mask
         assert world.passed == game.passed
-    a = SearchBot(7, samples=3).act(view)
-    b = SearchBot(7, samples=3).act(view)
-    assert a == b and a in view.legal
+    for inference in (True, False):
+        a = SearchBot(7, samples=3, inference=inference).act(view)
+        b = SearchBot(7, samples=3, inference=inference).act(view)
+        assert a == b and a in view.legal
+
+
+def test_sampled_deals_follow_time_outs_and_leavers() -> None:
+    game = Game.new(THAPTHANH, 4, seed=30, first_game=False, leader=0)
+    game.timeout(0)  # leads its smallest card
+    game.leave(1)
+    game.timeout(2)  # passes
+    view = view_of(game, game.current)
+    world = sample_world(view, random.Random(1))
+    assert world is not None
+    assert [a.kind for a in world.history] == ["timeout", "leave", "timeout"]
+    assert world.in_game == game.in_game and world.current == game.current
+    assert world.hands[1].bit_count() == 13  # left holding its whole hand, unseen
+
+
+def test_a_contradicting_deal_is_refused() -> None:
+    game = Game.new(THAPTHANH, 4, seed=31, first_game=False, leader=0)
+    advance(game, 8, 31)
+    view = view_of(game, game.current)
+    hands = [view.played_by[s] for s in range(4)]
+    assert world_from(view, hands) is None  # not 13 cards each
 
 
 def test_fork_is_independent() -> None:

@@ -5,12 +5,16 @@ At each real choice the bot deals the cards it has not seen to the other seats m
 how many cards each holds, who led the first round (in a first game the 3♠ holder leads), that
 nobody held an instant-win hand, and that the whole history replays legally from that deal
 (a passed player given back the turn to chop must hold 4 consecutive pairs, for example).
-Passing proves nothing under free passing, so passes are not read as "could not beat".
+Passing proves nothing under free passing, so passes are not read as "could not beat" — but
+they are evidence: with inference on (the default), the sampled deals are carried through the
+game and improved by card swaps towards deals that explain the others' choices
+(:mod:`.inference`).
 
 For each sampled deal it tries the strategic policy's few best actions and plays each game out
 with the strategic policy at every seat, scoring the end with the preset's settlement, and
-picks the action with the best mean. The budget is a fixed number of samples (reproducible)
-and, when the view carries a clock or a time limit is set, also a deadline.
+keeps the strategic choice unless another candidate does clearly better on the same deals.
+The budget is a fixed number of samples and swaps (reproducible) and, when the view carries a
+clock or a time limit is set, also a deadline.
 """
 
 from __future__ import annotations
@@ -40,59 +44,24 @@ def fork(game: Game) -> Game:
     return twin
 
 
-def replay_actions(
-    game: Game,
-    actions: tuple[Action, ...],
-    judge: StrategicPolicy | None = None,
-    judged_from: int = 0,
-    me: int = -1,
-) -> int:
-    """Apply a public history to a game; raises IllegalAction where it does not fit.
-
-    With a ``judge``, counts the actions from index ``judged_from`` on, by seats other than
-    ``me``, that the judge would not have chosen with the hand the game gives that seat: how
-    badly this deal explains the others' choices (soft inference).
-    """
-    surprises = 0
-    for index, action in enumerate(actions):
-        seat = action.seat
-        if (
-            judge is not None
-            and index >= judged_from
-            and seat != me
-            and action.kind in ("play", "pass")
-            and seat == game.current
-        ):
-            sit = Situation.of_game(game, seat)
-            if len(sit.legal) > 1 and judge.choose(sit) != action.cards:
-                surprises += 1
+def replay_actions(game: Game, actions: tuple[Action, ...]) -> None:
+    """Apply a public history to a game; raises IllegalAction where it does not fit."""
+    for action in actions:
         if action.kind == "play":
-            game.play(action.cards, seat)
+            game.play(action.cards, action.seat)
         elif action.kind == "pass":
-            game.pass_turn(seat)
+            game.pass_turn(action.seat)
         elif action.kind == "timeout":
-            game.timeout(seat)
+            game.timeout(action.seat)
         else:
-            game.leave(seat)
-    return surprises
+            game.leave(action.seat)
 
 
-def sample_world(
-    view: SeatView,
-    rng: random.Random,
-    attempts: int = 30,
-    judge: StrategicPolicy | None = None,
-) -> tuple[Game, int] | None:
-    """A game dealt consistently with the view and replayed to the present, or None.
-
-    Returns it with its number of surprises (see :func:`replay_actions`; 0 without a judge).
-    """
+def sample_world(view: SeatView, rng: random.Random, attempts: int = 30) -> Game | None:
+    """A game dealt at random consistently with the view and replayed to the present, or None
+    when ``attempts`` deals all contradicted the public facts."""
     n = view.n_players
-    known = [0] * n
-    known[view.seat] = view.initial_hand
-    for seat in range(n):
-        if seat != view.seat:
-            known[seat] = view.played_by[seat]
+    known = [view.played_by[s] for s in range(n)]
     pool = cards_of(view.unseen)
     needs = [0 if s == view.seat else view.cards_left[s] for s in range(n)]
     for _ in range(attempts):
@@ -103,17 +72,17 @@ def sample_world(
             if needs[seat]:
                 hands[seat] |= mask_of(pool[start : start + needs[seat]])
                 start += needs[seat]
-        found = world_from(view, hands, judge)
-        if found is not None:
-            return found
+        world = world_from(view, hands)
+        if world is not None:
+            return world
     return None
 
 
-def world_from(
-    view: SeatView, hands: list[int], judge: StrategicPolicy | None = None
-) -> tuple[Game, int] | None:
-    """The game dealt ``hands`` (the view's seat's own hand filled in), replayed to the
-    present, with its surprises; None when the deal contradicts the public facts."""
+def world_from(view: SeatView, hands: list[int]) -> Game | None:
+    """The game dealt ``hands`` (the view's own seat filled in), replayed to the present;
+    None when that deal contradicts the public facts: an instant win nobody had, another first
+    leader, or a history that does not replay (a passed player given the turn back to chop
+    must hold 4 consecutive pairs, for example)."""
     hands = list(hands)
     hands[view.seat] = view.initial_hand
     try:
@@ -129,12 +98,12 @@ def world_from(
     if world.over or world.leader != view.leader:
         return None
     try:
-        surprises = replay_actions(world, view.actions, judge, 0, view.seat)
+        replay_actions(world, view.actions)
     except IllegalAction:
         return None
     if world.over or world.current != view.current:
         return None
-    return world, surprises
+    return world
 
 
 def rollout(game: Game, policy: StrategicPolicy) -> None:
@@ -225,9 +194,9 @@ class SearchBot:
             for _ in range(self.samples):
                 if stop is not None and worlds and time.perf_counter() > stop:
                     break
-                found = sample_world(view, self.rng)
-                if found is not None:
-                    worlds.append(found[0])
+                world = sample_world(view, self.rng)
+                if world is not None:
+                    worlds.append(world)
             return worlds
         if self.reading is None or not self.reading.follows(view):
             self.reading = Inference(view, self.policy, self.rng)
@@ -235,11 +204,11 @@ class SearchBot:
         reading.update(view, self.samples, stop)
         reading.improve(self.moves, stop=stop)
         for deal in reading.deals:
-            found = world_from(view, reading.initial_hands(deal))
-            if found is None:
+            world = world_from(view, reading.initial_hands(deal))
+            if world is None:
                 deal.energy += 1000  # contradicts the history: replaced below
                 continue
-            worlds.append(found[0])
+            worlds.append(world)
         reading.deals = [d for d in reading.deals if d.energy < 1000]
         return worlds
 
