@@ -151,3 +151,61 @@ def test_play_command() -> None:
     assert result.exit_code == 2 and "1 to 3 bots" in result.output
     result = runner.invoke(app, ["play", "--level", "greedy"], input="")
     assert result.exit_code == 0 and "Bye" in result.output
+
+
+def test_every_event_is_described() -> None:
+    from tienlen.events import (
+        Chop,
+        Cong,
+        GameOver,
+        InstantWin,
+        Left,
+        Pass,
+        Play,
+        PlayerOut,
+        RoundWon,
+    )
+
+    con, _ = console()
+    session = Session(PlayOptions(level="greedy", bots=2), scripted(iter([])), con)
+    two = m("2h")
+    bomb = m("5s 5c 6s 6c 7s 7c")
+    lines = {
+        "play": session.describe(Play(1, two, 0x1010133, None)),
+        "out of turn": session.describe(Play(0, bomb, 0x60307, None, out_of_turn=True)),
+        "chop": session.describe(Chop(0, 1, bomb, two, ((1, two, 0),))),
+        "pass": session.describe(Pass(0, False)),
+        "round": session.describe(RoundWon(1, 1, False)),
+        "inherited": session.describe(RoundWon(1, 2, True)),
+        "out": session.describe(PlayerOut(0, 1)),
+        "last": session.describe(PlayerOut(1, 3, ranks_last=True)),
+        "left": session.describe(Left(2)),
+        "instant": session.describe(InstantWin((1,), (("six_pairs",),), False, (m("3s 3c"),))),
+        "cong": session.describe(Cong((0, 2))),
+        "over": session.describe(GameOver(1, (1, 0, 2), "out", (m("3s"), 0, m("4s")))),
+    }
+    assert "Bot 1 (greedy) plays" in lines["play"] and "You play" in lines["out of turn"]
+    assert "out of turn" in lines["out of turn"]
+    assert "Chặt!" in lines["chop"] and "You chop" in lines["chop"]
+    assert lines["pass"] == "[dim]You pass[/]"
+    assert "wins the round" in lines["round"] and "hưởng sái" in lines["inherited"]
+    assert "You are out (place 1)" in lines["out"] and "về bét" in lines["last"]
+    assert "left the table" in lines["left"]
+    assert "tới trắng" in lines["instant"] and "6 đôi" in lines["instant"]
+    assert "Cóng" in lines["cong"] and "You, Bot 2" in lines["cong"]
+    assert "Bot 1 (greedy) wins!" in lines["over"] and "You hold" in lines["over"]
+
+
+def test_out_of_turn_chop_input_errors() -> None:
+    rules = RuleSet.preset("langvuichoi")
+    hands = deal("5s 5c 6s 6c 7s 7c 8s 8c 3h", "2h 3s", "4s", "9s", seed=2)
+    game = Game(rules, hands, first_game=False, leader=1)
+    game.play(m("2h"), 1)
+    con, out = console()
+    session = Session(PlayOptions(preset="langvuichoi", level="greedy"), scripted(iter([])), con)
+    answers = iter(["zz", "3h", ""])
+    session.ask_line = lambda prompt: next(answers)
+    assert not session.offer_chop(game, game.legal_actions(0))
+    text = out.getvalue()
+    assert "not a card: 'zz'" in text and "Not allowed" in text
+    assert game.last_seat == 1
