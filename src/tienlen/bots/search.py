@@ -155,7 +155,7 @@ class SearchBot:
         self.time_limit_s = time_limit_s
         self.margin = margin
         self.inference = inference
-        self.moves = moves if moves is not None else 4 * samples
+        self.moves = moves if moves is not None else 10 * samples
         """Card swaps tried at each decision to make the sampled deals explain the others'
         choices better (with inference)."""
         self.policy = StrategicPolicy()
