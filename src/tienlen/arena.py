@@ -340,6 +340,13 @@ def _fmt(value: float, digits: int = 1, sign: bool = False) -> str:
     return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
 
 
+def _ms(value: float) -> str:
+    """Milliseconds: three decimals below 1 ms (the simple bots answer in microseconds)."""
+    if math.isnan(value):
+        return "—"
+    return f"{value:.3f}" if value < 1 else f"{value:.1f}"
+
+
 def render_report(report: ArenaReport, console: Console) -> None:
     """The results table, one row per level."""
     config = report.config
@@ -359,7 +366,7 @@ def render_report(report: ArenaReport, console: Console) -> None:
             f"{100 * s.win_rate:.1f} ± {_fmt(100 * s.win_ci)}",
             f"{s.mean_chips:+.2f} ± {_fmt(s.chips_ci, 2)}",
             f"{s.elo:.0f}",
-            f"{_fmt(s.decision_median_ms, 2)} / {_fmt(s.decision_p99_ms, 1)}",
+            f"{_ms(s.decision_median_ms)} / {_ms(s.decision_p99_ms)}",
         )
     console.print(table)
 
