@@ -209,3 +209,15 @@ def test_out_of_turn_chop_input_errors() -> None:
     text = out.getvalue()
     assert "not a card: 'zz'" in text and "Not allowed" in text
     assert game.last_seat == 1
+
+
+def test_ctrl_c_while_a_bot_thinks_ends_cleanly(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tienlen.bots import Table
+
+    def interrupted(self: Table) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Table, "step", interrupted)
+    con, out = console()
+    assert play_session(PlayOptions(level="greedy", seed=3), scripted(cycle("p")), con) == 0
+    assert "Bye" in out.getvalue()

@@ -130,7 +130,7 @@ class Session:
                     answer = self.ask("Play another game? [Y/n] ").lower()
                     if answer in ("n", "no", "q", "quit", "không"):
                         break
-        except QuitSession:
+        except (QuitSession, KeyboardInterrupt):  # Ctrl-C while a bot thinks, too
             self.say("\nBye — tạm biệt.")
         if played:
             self.say(f"Games finished: {played}. Chips: " + self.totals_text())
