@@ -27,7 +27,8 @@ class UnknownLevel(ValueError):
 def make_bot(level: str, seed: int | None = None, **options: object) -> Bot:
     """A bot of ``level`` (one of :data:`LEVELS`); ``seed`` makes random choices reproducible.
 
-    ``options`` go to the search bot (``samples``, ``candidates``, ``time_limit_s``).
+    ``options`` go to the search bot (``samples``, ``candidates``, ``moves``, ``margin``,
+    ``inference``, ``time_limit_s``).
     """
     if level == "search":
         return SearchBot(seed, **options)  # type: ignore[arg-type]
