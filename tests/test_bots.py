@@ -10,6 +10,7 @@ import time
 import pytest
 from conftest import deal, m
 
+import tienlen.bots.search as search_module
 from tienlen.bots import (
     DEFAULT_LEVEL,
     LEVELS,
@@ -391,13 +392,26 @@ def test_fork_is_independent() -> None:
     assert game.hands != twin.hands
 
 
-def test_search_respects_its_clock() -> None:
+def test_search_stops_at_its_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past its deadline search stops looking ahead, whatever its sample budget. A fake clock
+    that jumps a second at each reading keeps the test independent of the machine's speed."""
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(ticks)))
+    rollouts = []
+    real_rollout = search_module.rollout
+
+    def counting_rollout(game: Game, policy: StrategicPolicy) -> None:
+        rollouts.append(game)
+        real_rollout(game, policy)
+
+    monkeypatch.setattr(search_module, "rollout", counting_rollout)
     game = Game.new(THAPTHANH, 4, seed=8)
     advance(game, 6, 8)
-    bot = SearchBot(1, samples=10_000, time_limit_s=0.05)
-    start = time.perf_counter()
-    bot.act(view_of(game, game.current))
-    assert time.perf_counter() - start < 1.0
+    bot = SearchBot(1, samples=50, time_limit_s=0.05)
+    view = view_of(game, game.current)
+    assert bot.act(view) in view.legal
+    # One sampled deal looked ahead on (each candidate once), not fifty.
+    assert 0 < len(rollouts) <= bot.candidates
 
 
 def test_make_bot() -> None:

@@ -72,6 +72,16 @@ def test_several_games_follow_the_lead_rules() -> None:
             assert leads[game] == winners[game - 1]
 
 
+def test_another_game_takes_only_yes_or_no() -> None:
+    """A stray answer (say "p", typed out of habit) is asked again, not taken as a yes."""
+    con, out = console()
+    options = PlayOptions(level="greedy", bots=1, seed=4)
+    finished = play_session(options, scripted(cycle("1", "p"), iter(["p", "", "maybe", "n"])), con)
+    text = out.getvalue()
+    assert finished == 2  # "p" asked again, Enter meant yes, "maybe" asked again, "n" stopped
+    assert text.count("Please answer y (yes, có) or n (no, không).") == 2
+
+
 def test_illegal_input_gets_a_clear_error_and_changes_nothing() -> None:
     rules = RuleSet.preset("thapthanh")
     game = Game(rules, deal("3s 4s 5d 9h", "6s", "7s", "8s"), first_game=False, leader=0)

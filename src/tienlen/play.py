@@ -126,15 +126,23 @@ class Session:
                 settlement = self.play_game(game, played + 1)
                 played += 1
                 start = next_game(game, leader=settlement.den_bai).kwargs()
-                if o.games is None:
-                    answer = self.ask("Play another game? [Y/n] ").lower()
-                    if answer in ("n", "no", "q", "quit", "không"):
-                        break
+                if o.games is None and not self.another_game():
+                    break
         except (QuitSession, KeyboardInterrupt):  # Ctrl-C while a bot thinks, too
             self.say("\nBye — tạm biệt.")
         if played:
             self.say(f"Games finished: {played}. Chips: " + self.totals_text())
         return played
+
+    def another_game(self) -> bool:
+        """Ask until the answer is a yes or a no (Enter means yes)."""
+        while True:
+            answer = self.ask("Play another game? [Y/n] ").strip().lower()
+            if answer in ("", "y", "yes", "có", "co"):
+                return True
+            if answer in ("n", "no", "q", "quit", "không", "khong"):
+                return False
+            self.say("Please answer y (yes, có) or n (no, không).")
 
     def totals_text(self) -> str:
         return ", ".join(f"{name} {t:+d}" for name, t in zip(self.names, self.totals, strict=True))
