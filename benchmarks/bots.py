@@ -25,7 +25,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from tienlen.arena import ArenaConfig, ArenaReport, render_report, run_arena
+from tienlen.cli.arena import ArenaConfig, ArenaReport, render_report, run_arena
 
 
 def match(config: ArenaConfig, workers: int, label: str) -> tuple[ArenaReport, float]:

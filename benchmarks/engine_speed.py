@@ -17,11 +17,11 @@ import statistics
 import time
 from collections.abc import Callable
 
-from tienlen.cards import parse_mask
-from tienlen.combos import classify
-from tienlen.game import Game
-from tienlen.moves import beating_plays, leading_plays
-from tienlen.rules import RuleSet
+from tienlen.engine.cards import parse_mask
+from tienlen.engine.combos import classify
+from tienlen.engine.game import Game
+from tienlen.engine.moves import beating_plays, leading_plays
+from tienlen.engine.rules import RuleSet
 
 
 def _time_per_call(fn: Callable[[], object], min_seconds: float = 0.5) -> float:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import random
 
-from tienlen.cards import FULL_DECK, cards_of, mask_of, parse_mask
-from tienlen.game import HAND_SIZE, Game
+from tienlen.engine.cards import FULL_DECK, cards_of, mask_of, parse_mask
+from tienlen.engine.game import HAND_SIZE, Game
 
 
 def m(text: str) -> int:

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tienlen.arena import (
+from tienlen.cli import app
+from tienlen.cli.arena import (
     ArenaConfig,
     ArenaError,
     bradley_terry,
@@ -18,9 +19,8 @@ from tienlen.arena import (
     summarise,
     write_records,
 )
-from tienlen.cli import app
-from tienlen.record import parse_record, replay
-from tienlen.rules import RuleSetError
+from tienlen.engine.record import parse_record, replay
+from tienlen.engine.rules import RuleSetError
 
 runner = CliRunner()
 

@@ -31,11 +31,11 @@ from tienlen.bots.inference import Inference, past_choices, surprises
 from tienlen.bots.planner import best_split, counts_key, hand_cost, part_masks
 from tienlen.bots.search import fork, sample_world, world_from
 from tienlen.bots.strategic import Situation, StrategicPolicy, can_be_beaten
-from tienlen.cards import FULL_DECK, cards_of, mask_of
-from tienlen.combos import classify
-from tienlen.events import Pass
-from tienlen.game import PASS, Game
-from tienlen.rules import PRESETS, RuleSet
+from tienlen.engine.cards import FULL_DECK, cards_of, mask_of
+from tienlen.engine.combos import classify
+from tienlen.engine.events import Pass
+from tienlen.engine.game import PASS, Game
+from tienlen.engine.rules import PRESETS, RuleSet
 
 THAPTHANH = RuleSet.preset("thapthanh")
 
@@ -78,7 +78,7 @@ def test_view_reaches_neither_the_game_nor_another_hand() -> None:
         assert hidden & view.unseen == hidden  # unseen to seat 1, not known
     # A pickled view round-trips and carries no Game class.
     data = pickle.dumps(view)
-    assert b"tienlen.game\nGame" not in data and b"Game\x94" not in data
+    assert b"tienlen.engine.game\nGame" not in data and b"Game\x94" not in data
     assert pickle.loads(data) == view
 
 
@@ -253,7 +253,7 @@ def situation(
     rules: RuleSet = THAPTHANH,
 ) -> Situation:
     """Seat 0 deciding with ``hand``, on ``table`` (empty: leading); the rest unseen."""
-    from tienlen.moves import beating_plays, leading_plays
+    from tienlen.engine.moves import beating_plays, leading_plays
 
     mask = m(hand)
     code = classify(m(table)) if table else 0

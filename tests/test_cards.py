@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from tienlen.cards import (
+from tienlen.engine.cards import (
     FULL_DECK,
     THREE_SPADES,
     TWO_HEARTS,

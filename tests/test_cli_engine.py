@@ -19,11 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
-from tienlen.cards import mask_ascii
-from tienlen.cli import app, replay_summary
-from tienlen.game import Game
-from tienlen.record import RecordError, ReplayError, record_of
-from tienlen.rules import PRESETS, RuleSet
+from tienlen.cli.app import app, replay_summary
+from tienlen.engine.cards import mask_ascii
+from tienlen.engine.game import Game
+from tienlen.engine.record import RecordError, ReplayError, record_of
+from tienlen.engine.rules import PRESETS, RuleSet
 
 TIENLEN = Path(sys.executable).with_name("tienlen")
 ENGINE_FIELDS = {

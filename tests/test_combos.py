@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from conftest import m
 
-from tienlen import combos as C
-from tienlen.cards import card_str, parse_card
-from tienlen.rules import RuleSet
+from tienlen.engine import combos as C
+from tienlen.engine.cards import card_str, parse_card
+from tienlen.engine.rules import RuleSet
 
 STANDARD = RuleSet.preset("thapthanh")
 

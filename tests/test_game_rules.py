@@ -13,11 +13,11 @@ from typing import TypeVar
 import pytest
 from conftest import deal, m, snapshot
 
-from tienlen import combos as C
-from tienlen import errors as E
-from tienlen.events import Chop, Cong, GameOver, Left, Pass, Play, PlayerOut, RoundWon
-from tienlen.game import PASS, TERMINAL, Game
-from tienlen.rules import PRESETS, RuleSet
+from tienlen.engine import combos as C
+from tienlen.engine import errors as E
+from tienlen.engine.events import Chop, Cong, GameOver, Left, Pass, Play, PlayerOut, RoundWon
+from tienlen.engine.game import PASS, TERMINAL, Game
+from tienlen.engine.rules import PRESETS, RuleSet
 
 T = TypeVar("T")
 

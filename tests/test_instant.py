@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from conftest import deal, m
 
-from tienlen.cards import TWOS_MASK
-from tienlen.events import GameOver, InstantWin
-from tienlen.game import Game, next_game
-from tienlen.game import deal as shuffle_deal
-from tienlen.instant import DETECTORS, instant_hands
-from tienlen.rules import INSTANT_WIN_HANDS, PRESETS, RuleSet
+from tienlen.engine.cards import TWOS_MASK
+from tienlen.engine.events import GameOver, InstantWin
+from tienlen.engine.game import Game, next_game
+from tienlen.engine.game import deal as shuffle_deal
+from tienlen.engine.instant import DETECTORS, instant_hands
+from tienlen.engine.rules import INSTANT_WIN_HANDS, PRESETS, RuleSet
 
 PRESET_ORDER = ("thapthanh", "langvuichoi", "b52", "sanhrong", "bigfun")
 

@@ -10,10 +10,10 @@ from conftest import m
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tienlen import combos as C
-from tienlen.cards import FULL_DECK, cards_of, mask_of, mask_str
-from tienlen.moves import beating_plays, chopping_plays, leading_plays, ranks_with, sets
-from tienlen.rules import RuleSet
+from tienlen.engine import combos as C
+from tienlen.engine.cards import FULL_DECK, cards_of, mask_of, mask_str
+from tienlen.engine.moves import beating_plays, chopping_plays, leading_plays, ranks_with, sets
+from tienlen.engine.rules import RuleSet
 
 THAPTHANH = RuleSet.preset("thapthanh")
 SANHRONG = RuleSet.preset("sanhrong")

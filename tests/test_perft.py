@@ -1,7 +1,8 @@
 """Perft: the fast move generator against brute force, on fixed positions and whole games.
 
 tests/data/perft.json holds counts made by tests/data/make_perft.py from tests/data/reference.py
-(every subset of a hand, classified one by one). Here the generator in ``tienlen.moves`` and the
+(every subset of a hand, classified one by one). Here the generator in
+``tienlen.engine.moves`` and the
 game's ``legal_actions`` must produce exactly those plays, each once.
 """
 
@@ -17,11 +18,11 @@ from typing import Any
 import pytest
 from conftest import deal
 
-from tienlen.cards import mask_ascii, parse_mask
-from tienlen.combos import classify
-from tienlen.game import PASS, Game
-from tienlen.moves import beating_plays, leading_plays
-from tienlen.rules import RuleSet
+from tienlen.engine.cards import mask_ascii, parse_mask
+from tienlen.engine.combos import classify
+from tienlen.engine.game import PASS, Game
+from tienlen.engine.moves import beating_plays, leading_plays
+from tienlen.engine.rules import RuleSet
 
 DATA = Path(__file__).resolve().parent / "data"
 

@@ -12,9 +12,9 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from tienlen.cli import app
-from tienlen.game import Game
-from tienlen.play import PlayOptions, Session, card_markup, hint_order, play_session
-from tienlen.rules import RuleSet
+from tienlen.cli.play import PlayOptions, Session, card_markup, hint_order, play_session
+from tienlen.engine.game import Game
+from tienlen.engine.rules import RuleSet
 
 runner = CliRunner()
 
@@ -164,7 +164,7 @@ def test_play_command() -> None:
 
 
 def test_every_event_is_described() -> None:
-    from tienlen.events import (
+    from tienlen.engine.events import (
         Chop,
         Cong,
         GameOver,

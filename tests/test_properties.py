@@ -22,15 +22,15 @@ from conftest import deal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tienlen import combos as C
-from tienlen.cards import FULL_DECK, mask_ascii
-from tienlen.errors import GameOverError, IllegalAction
-from tienlen.events import GameOver, Play, event_to_dict
-from tienlen.game import PASS, Game
-from tienlen.game import deal as deal_hands
-from tienlen.moves import beating_plays, leading_plays
-from tienlen.record import parse_record, record_of, replay
-from tienlen.rules import PRESETS, RuleSet
+from tienlen.engine import combos as C
+from tienlen.engine.cards import FULL_DECK, mask_ascii
+from tienlen.engine.errors import GameOverError, IllegalAction
+from tienlen.engine.events import GameOver, Play, event_to_dict
+from tienlen.engine.game import PASS, Game
+from tienlen.engine.game import deal as deal_hands
+from tienlen.engine.moves import beating_plays, leading_plays
+from tienlen.engine.record import parse_record, record_of, replay
+from tienlen.engine.rules import PRESETS, RuleSet
 
 
 def _load_reference() -> ModuleType:

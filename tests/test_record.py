@@ -17,12 +17,12 @@ import pytest
 from conftest import deal
 from typer.testing import CliRunner
 
-from tienlen import errors as E
-from tienlen.cards import mask_ascii, parse_mask
-from tienlen.cli import app, replay_summary
-from tienlen.events import event_to_dict
-from tienlen.game import Game
-from tienlen.record import (
+from tienlen.cli.app import app, replay_summary
+from tienlen.engine import errors as E
+from tienlen.engine.cards import mask_ascii, parse_mask
+from tienlen.engine.events import event_to_dict
+from tienlen.engine.game import Game
+from tienlen.engine.record import (
     GameRecord,
     RecordError,
     ReplayError,
@@ -31,7 +31,7 @@ from tienlen.record import (
     replay,
     rules_from_spec,
 )
-from tienlen.rules import RuleSet
+from tienlen.engine.rules import RuleSet
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "RECORDS.md"
 THAPTHANH = RuleSet.preset("thapthanh")

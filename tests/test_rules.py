@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import m
 
-from tienlen import combos as C
-from tienlen.rules import (
+from tienlen.engine import combos as C
+from tienlen.engine.rules import (
     INSTANT_WIN_HANDS,
     PRESETS,
     SANHRONG_CHOPS,

@@ -21,11 +21,17 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from tienlen.cli import app
-from tienlen.game import PASS, Game
-from tienlen.record import parse_record, record_of, replay
-from tienlen.rules import PRESETS, RuleSet, RuleSetError
-from tienlen.scoring import Settlement, SettlementError, hand_penalties, replay_fields, settle
-from tienlen.scoring_rules import SCORING_PRESETS, ScoringRules
+from tienlen.engine.game import PASS, Game
+from tienlen.engine.record import parse_record, record_of, replay
+from tienlen.engine.rules import PRESETS, RuleSet, RuleSetError
+from tienlen.engine.scoring_rules import SCORING_PRESETS, ScoringRules
+from tienlen.money.settlement import (
+    Settlement,
+    SettlementError,
+    hand_penalties,
+    replay_fields,
+    settle,
+)
 
 RECORDS = Path(__file__).resolve().parent / "records"
 

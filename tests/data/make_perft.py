@@ -15,9 +15,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from tienlen.cards import mask_ascii, parse_mask
-from tienlen.game import PASS, Game
-from tienlen.rules import RuleSet
+from tienlen.engine.cards import mask_ascii, parse_mask
+from tienlen.engine.game import PASS, Game
+from tienlen.engine.rules import RuleSet
 
 HERE = Path(__file__).resolve().parent
 

@@ -2,7 +2,8 @@
 
 It reads cards the same way (a card is ``rank * 4 + suit``) but classifies card sets, compares
 them and enumerates plays by brute force over every subset of a hand, so that the fast generator
-in ``tienlen.moves`` and the checks in ``tienlen.game`` can be tested against it. Only the rule
+in ``tienlen.engine.moves`` and the checks in ``tienlen.engine.game`` can be tested against it.
+Only the rule
 options (shortest straight, chop table) come from the rule set.
 """
 
@@ -12,7 +13,7 @@ from collections import Counter
 from itertools import combinations
 from typing import NamedTuple
 
-from tienlen.rules import RuleSet
+from tienlen.engine.rules import RuleSet
 
 TWO = 12
 """The rank of the 2s (heo): never part of a straight or of consecutive pairs."""

@@ -1,7 +1,7 @@
 """Build the scoring records: each worked example of the seeds, played out as a real game.
 
 Every record below is a deal and a script of actions that the engine plays from the first card
-to the end; the result is written with :func:`tienlen.record.record_of` as
+to the end; the result is written with :func:`tienlen.engine.record.record_of` as
 ``tests/records/scoring_<name>.json``. tests/test_scoring_records.py replays each file through
 ``tienlen replay`` and checks the money against the seeds' arithmetic, and checks that this
 script still builds exactly the stored files.
@@ -18,8 +18,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tienlen.game import Game
-from tienlen.record import record_of, rules_from_spec
+from tienlen.engine.game import Game
+from tienlen.engine.record import record_of, rules_from_spec
 
 HERE = Path(__file__).resolve().parent
 

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..cards import mask_str
-from ..game import PASS, Game
+from ..engine.cards import mask_str
+from ..engine.game import PASS, Game
 from .view import PublicLog, SeatView
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from .. import combos as C
-from ..cards import TWOS_MASK
-from ..game import PASS
+from ..engine import combos as C
+from ..engine.cards import TWOS_MASK
+from ..engine.game import PASS
 from .view import SeatView
 
 

@@ -18,11 +18,11 @@ import random
 import time
 from dataclasses import dataclass
 
-from ..cards import FULL_DECK, THREE_SPADES, cards_of, mask_of
-from ..events import Left, Pass, Play, PlayerOut, RoundWon
-from ..game import HAND_SIZE, PASS
-from ..moves import beating_plays
-from ..rules import RuleSet
+from ..engine.cards import FULL_DECK, THREE_SPADES, cards_of, mask_of
+from ..engine.events import Left, Pass, Play, PlayerOut, RoundWon
+from ..engine.game import HAND_SIZE, PASS
+from ..engine.moves import beating_plays
+from ..engine.rules import RuleSet
 from .strategic import Situation, StrategicPolicy
 from .view import SeatView
 

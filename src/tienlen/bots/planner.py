@@ -9,8 +9,8 @@ strong parts win rounds and give the lead back, so they are nearly free.
 
 from __future__ import annotations
 
-from .. import combos as C
-from ..cards import RANK_TWO
+from ..engine import combos as C
+from ..engine.cards import RANK_TWO
 
 Part = tuple[int, int, int, int]
 """(kind, lowest rank, number of ranks, cards per rank)."""

@@ -23,10 +23,10 @@ import copy
 import random
 import time
 
-from ..cards import cards_of, mask_of
-from ..errors import IllegalAction
-from ..game import Action, Game
-from ..scoring import settle
+from ..engine.cards import cards_of, mask_of
+from ..engine.errors import IllegalAction
+from ..engine.game import Action, Game
+from ..money.settlement import settle
 from .inference import Inference
 from .strategic import Situation, StrategicPolicy
 from .view import SeatView

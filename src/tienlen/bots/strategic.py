@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .. import combos as C
-from ..cards import FULL_DECK, TWOS_MASK
-from ..game import PASS, Game
-from ..moves import runs, sets
-from ..rules import RuleSet
+from ..engine import combos as C
+from ..engine.cards import FULL_DECK, TWOS_MASK
+from ..engine.game import PASS, Game
+from ..engine.moves import runs, sets
+from ..engine.rules import RuleSet
 from .planner import best_split, counts_key, part_masks, strength
 from .view import SeatView
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from ..cards import FULL_DECK
-from ..events import Event, Pass, Play, Played
-from ..game import PASS, Action, Game
-from ..rules import RuleSet
+from ..engine.cards import FULL_DECK
+from ..engine.events import Event, Pass, Play, Played
+from ..engine.game import PASS, Action, Game
+from ..engine.rules import RuleSet
 
 
 @dataclass(frozen=True, slots=True)

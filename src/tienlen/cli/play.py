@@ -15,15 +15,26 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from . import combos as C
-from .bots import DEFAULT_LEVEL, LEVELS, Table, make_bot
-from .bots.strategic import Situation, StrategicPolicy
-from .cards import CardError, card_str, cards_of, parse_mask
-from .errors import IllegalAction
-from .events import Chop, Cong, Event, GameOver, InstantWin, Left, Pass, Play, PlayerOut, RoundWon
-from .game import PASS, Game, next_game
-from .rules import INSTANT_WIN_HANDS, RuleSet, RuleSetError
-from .scoring import Settlement, settle
+from ..bots import DEFAULT_LEVEL, LEVELS, Table, make_bot
+from ..bots.strategic import Situation, StrategicPolicy
+from ..engine import combos as C
+from ..engine.cards import CardError, card_str, cards_of, parse_mask
+from ..engine.errors import IllegalAction
+from ..engine.events import (
+    Chop,
+    Cong,
+    Event,
+    GameOver,
+    InstantWin,
+    Left,
+    Pass,
+    Play,
+    PlayerOut,
+    RoundWon,
+)
+from ..engine.game import PASS, Game, next_game
+from ..engine.rules import INSTANT_WIN_HANDS, RuleSet, RuleSetError
+from ..money.settlement import Settlement, settle
 
 HUMAN = 0
 """The person always sits at seat 0; the bots follow in play order."""

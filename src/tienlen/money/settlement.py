@@ -21,13 +21,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from . import combos as C
-from .cards import RANK_TWO, THREE_SPADES, TWOS_MASK, mask_str
-from .events import Chop, Cong, GameOver, InstantWin, Left, Pass, Play, PlayerOut
-from .game import Game
-from .record import RecordError
-from .rules import INSTANT_WIN_HANDS
-from .scoring_rules import ROOM_FEES, ScoringRules
+from ..engine import combos as C
+from ..engine.cards import RANK_TWO, THREE_SPADES, TWOS_MASK, mask_str
+from ..engine.events import Chop, Cong, GameOver, InstantWin, Left, Pass, Play, PlayerOut
+from ..engine.game import Game
+from ..engine.record import RecordError
+from ..engine.rules import INSTANT_WIN_HANDS
+from ..engine.scoring_rules import ROOM_FEES, ScoringRules
 
 __all__ = ["Item", "Settlement", "SettlementError", "hand_penalties", "replay_fields", "settle"]
 

@@ -9,14 +9,14 @@ from typing import Annotated, Any
 
 import typer
 
+from ..engine.cards import CardError, mask_ascii, mask_str, parse_mask
+from ..engine.combos import classify, describe
+from ..engine.moves import beating_plays, leading_plays
+from ..engine.record import RecordError, ReplayError, parse_record, replay
+from ..engine.rules import PRESETS, RuleSet, RuleSetError
+from ..money.settlement import replay_fields
 from .arena import arena_cmd
-from .cards import CardError, mask_ascii, mask_str, parse_mask
-from .combos import classify, describe
-from .moves import beating_plays, leading_plays
 from .play import play_cmd
-from .record import RecordError, ReplayError, parse_record, replay
-from .rules import PRESETS, RuleSet, RuleSetError
-from .scoring import replay_fields
 
 app = typer.Typer(
     help="Tiến Lên Miền Nam: rules engine, scoring, bots and tools.",

@@ -33,11 +33,11 @@ from rich.progress import (
 )
 from rich.table import Table as RichTable
 
-from .bots import LEVELS, Table, UnknownLevel, make_bot
-from .game import Game
-from .record import record_of
-from .rules import RuleSet, RuleSetError
-from .scoring import settle
+from ..bots import LEVELS, Table, UnknownLevel, make_bot
+from ..engine.game import Game
+from ..engine.record import record_of
+from ..engine.rules import RuleSet, RuleSetError
+from ..money.settlement import settle
 
 
 class ArenaError(ValueError):
