@@ -29,7 +29,7 @@ from tienlen.bots import (
 )
 from tienlen.bots.inference import Inference, past_choices, surprises
 from tienlen.bots.planner import best_split, counts_key, hand_cost, part_masks
-from tienlen.bots.search import fork, sample_world, world_from
+from tienlen.bots.search import sample_world, world_from
 from tienlen.bots.strategic import Situation, StrategicPolicy, can_be_beaten
 from tienlen.engine.cards import FULL_DECK, cards_of, mask_of
 from tienlen.engine.combos import classify
@@ -119,7 +119,7 @@ def test_view_redacts_could_beat_and_copies_events() -> None:
     game.pass_turn(1)  # could beat with 4s, but nobody else may know it
     assert game.events[-1] == Pass(1, True)
     view = view_of(game, 0)
-    assert all(not e.could_beat for e in view.events if isinstance(e, Pass))
+    assert all(e.could_beat is None for e in view.events if isinstance(e, Pass))
     first = view.events[0]
     first.seat = 99  # type: ignore[union-attr]
     assert game.events[0].seat != 99  # type: ignore[union-attr]
@@ -384,9 +384,9 @@ def test_a_contradicting_deal_is_refused() -> None:
     assert world_from(view, hands) is None  # not 13 cards each
 
 
-def test_fork_is_independent() -> None:
+def test_copy_is_independent() -> None:
     game = Game.new(THAPTHANH, 4, seed=4)
-    twin = fork(game)
+    twin = game.copy()
     twin.apply_action(twin.legal_actions()[-1])
     assert len(game.history) == 0 and len(twin.history) == 1
     assert game.hands != twin.hands

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from tienlen.cli.app import app, replay_summary
 from tienlen.engine import errors as E
 from tienlen.engine.cards import mask_ascii, parse_mask
-from tienlen.engine.events import event_to_dict
+from tienlen.engine.codec import event_to_dict
 from tienlen.engine.game import Game
 from tienlen.engine.record import (
     GameRecord,
@@ -59,6 +59,7 @@ def test_record_of_writes_the_documented_fields_in_order() -> None:
     game = finished_game()
     data = record_of(game, players=["A", "B", "C", "D"], bet=5, extra={"room": "VIP"}).to_dict()
     assert list(data) == [
+        "format",
         "ruleset",
         "players",
         "hands",

@@ -7,11 +7,11 @@ seats; a bot only ever sees a :class:`SeatView`.
 
 from __future__ import annotations
 
+from ..engine.views import PublicLog, SeatView, view_of
 from .base import Bot, BotError, Decision, Table, ask, play_turn
 from .basic import GreedyBot, RandomBot
 from .search import SearchBot
 from .strategic import StrategicBot
-from .view import PublicLog, SeatView, view_of
 
 LEVELS = ("random", "greedy", "strategic", "search")
 """Bot levels, weakest first."""

@@ -1,6 +1,6 @@
 """The bot interface and the loop that asks bots for actions and applies them.
 
-A bot sees a :class:`~tienlen.bots.view.SeatView` (never the game) and returns one of
+A bot sees a :class:`~tienlen.engine.views.SeatView` (never the game) and returns one of
 ``view.legal``; out of turn it may also return ``PASS`` to let a chop go.
 """
 
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..engine.cards import mask_str
-from ..engine.game import PASS, Game
-from .view import PublicLog, SeatView
+from ..engine.game import PASS, Action, Game
+from ..engine.views import PublicLog, SeatView
 
 
 class Bot(Protocol):
@@ -66,31 +66,25 @@ class Table:
     def view(self, seat: int) -> SeatView:
         return self.log.view(self.game, seat, self.time_budget_s)
 
-    def out_of_turn_seats(self) -> list[int]:
-        """Seats, in play order after the current one, that may chop out of turn now."""
-        game = self.game
-        if game.over or not game.rules.four_pairs_out_of_turn or not game.last_code:
-            return []
-        n = game.n
-        seats = [(game.current + k) % n for k in range(1, n)]
-        return [s for s in seats if game.legal_actions(s)]
-
     def step(self) -> Decision | None:
-        """Let bots chop out of turn, else let the current bot act; apply what they chose.
+        """Offer the engine's out-of-turn chop window to its bots in order, then let the current
+        bot act; apply what they chose. A bot that lets its chop go declines it.
 
-        Returns None, changing nothing, when the game is over or it is a person's turn.
+        Returns None, changing nothing more, when the game is over or a person must answer:
+        a chop offer at the head of the window, or their turn.
         """
         game = self.game
         if game.over:
             return None
-        for seat in self.out_of_turn_seats():
+        for seat in game.chop_window():
             bot = self.bots[seat]
             if bot is None:
-                continue
+                return None
             action, seconds = ask(bot, self.view(seat))
             if action != PASS:
-                game.apply_action(action, seat)
+                game.apply(Action.play(seat, action))
                 return Decision(seat, action, seconds, out_of_turn=True)
+            game.apply(Action.decline(seat))
         seat = game.current
         bot = self.bots[seat]
         if bot is None:

@@ -7,7 +7,7 @@ import random
 from ..engine import combos as C
 from ..engine.cards import TWOS_MASK
 from ..engine.game import PASS
-from .view import SeatView
+from ..engine.views import SeatView
 
 
 def is_precious(mask: int) -> bool:

@@ -23,8 +23,8 @@ from ..engine.events import Left, Pass, Play, PlayerOut, RoundWon
 from ..engine.game import HAND_SIZE, PASS
 from ..engine.moves import beating_plays
 from ..engine.rules import RuleSet
+from ..engine.views import SeatView
 from .strategic import Situation, StrategicPolicy
-from .view import SeatView
 
 
 @dataclass(frozen=True, slots=True)

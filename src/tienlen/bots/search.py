@@ -19,42 +19,25 @@ clock or a time limit is set, also a deadline.
 
 from __future__ import annotations
 
-import copy
 import random
 import time
 
 from ..engine.cards import cards_of, mask_of
 from ..engine.errors import IllegalAction
 from ..engine.game import Action, Game
+from ..engine.views import SeatView
 from ..money.settlement import settle
 from .inference import Inference
 from .strategic import Situation, StrategicPolicy
-from .view import SeatView
 
 MAX_ROLLOUT_ACTIONS = 400
 """A safety bound on the length of a look-ahead game (real games take well under 100)."""
 
 
-def fork(game: Game) -> Game:
-    """An independent copy of a game (its lists and sets copied, immutable parts shared)."""
-    twin = copy.copy(game)
-    for name, value in vars(twin).items():
-        if isinstance(value, (list, dict, set)):
-            setattr(twin, name, value.copy())
-    return twin
-
-
 def replay_actions(game: Game, actions: tuple[Action, ...]) -> None:
     """Apply a public history to a game; raises IllegalAction where it does not fit."""
     for action in actions:
-        if action.kind == "play":
-            game.play(action.cards, action.seat)
-        elif action.kind == "pass":
-            game.pass_turn(action.seat)
-        elif action.kind == "timeout":
-            game.timeout(action.seat)
-        else:
-            game.leave(action.seat)
+        game.apply(action)
 
 
 def sample_world(view: SeatView, rng: random.Random, attempts: int = 30) -> Game | None:
@@ -113,15 +96,11 @@ def rollout(game: Game, policy: StrategicPolicy) -> None:
         if game.over:
             return
         if check_out_of_turn and game.last_code:
-            chopped = False
-            for k in range(1, game.n):
-                seat = (game.current + k) % game.n
+            window = game.chop_window()
+            if window:
+                seat = window[0]
                 chops = game.legal_actions(seat)
-                if chops:
-                    game.apply_action(policy.choose(Situation.of_game(game, seat, chops)), seat)
-                    chopped = True
-                    break
-            if chopped:
+                game.apply_action(policy.choose(Situation.of_game(game, seat, chops)), seat)
                 continue
         seat = game.current
         if game.last_code == 0 and not game.required:
@@ -173,7 +152,7 @@ class SearchBot:
         values: list[list[float]] = [[] for _ in candidates]
         for world in self._worlds(view, deadline):
             for i, action in enumerate(candidates):
-                game = fork(world)
+                game = world.copy()
                 game.apply_action(action, view.seat)
                 rollout(game, self.policy)
                 values[i].append(self._value(game, view.seat))

@@ -21,8 +21,8 @@ from ..engine.cards import FULL_DECK, TWOS_MASK
 from ..engine.game import PASS, Game
 from ..engine.moves import runs, sets
 from ..engine.rules import RuleSet
+from ..engine.views import SeatView
 from .planner import best_split, counts_key, part_masks, strength
-from .view import SeatView
 
 CHOP_BONUS = 0.8
 """Extra worth of chopping (chặt): the victim pays at once and the chopper takes control."""

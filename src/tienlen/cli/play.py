@@ -32,8 +32,9 @@ from ..engine.events import (
     PlayerOut,
     RoundWon,
 )
-from ..engine.game import PASS, Game, next_game
+from ..engine.game import PASS, Action, Game
 from ..engine.rules import INSTANT_WIN_HANDS, RuleSet, RuleSetError
+from ..engine.series import next_game
 from ..money.settlement import Settlement, settle
 
 HUMAN = 0
@@ -166,16 +167,15 @@ class Session:
         kind = "first game: the lowest card leads" if game.first_game else "the last winner leads"
         self.say(f"\n[bold]Game {number}[/] ({kind}) — {self.names[game.leader]} to lead.")
         shown = 0
-        declined_at = -1
         while not game.over:
             shown = self.show_events(game, shown)
-            if game.current != HUMAN and len(game.history) != declined_at:
-                chops = game.legal_actions(HUMAN)
-                if chops:
-                    if not self.offer_chop(game, chops):
-                        declined_at = len(game.history)
-                    continue
-            if table.step() is not None:
+            window = game.chop_window()  # the engine's order: bots before you decline first
+            if window and window[0] == HUMAN:
+                self.offer_chop(game, game.legal_actions(HUMAN))
+                continue
+            if table.step() is not None or game.over:
+                continue
+            if game.chop_window()[:1] == (HUMAN,):
                 continue
             self.human_turn(game)
         self.show_events(game, shown)
@@ -252,7 +252,7 @@ class Session:
         self.say(f"Suggestion: {shown}")
 
     def offer_chop(self, game: Game, chops: list[int]) -> bool:
-        """Out of turn, the person may chop with 4 consecutive pairs; True when they did."""
+        """Out of turn, the person may chop with 4 consecutive pairs (True) or let it go."""
         self.show_state(game)
         self.say("You may chop out of turn (chặt không cần vòng):")
         for i, play in enumerate(chops, 1):
@@ -260,12 +260,15 @@ class Session:
         while True:
             line = self.ask("Chop? number or cards, Enter to let it go: ")
             if not line or line.lower() in ("n", "no", "p", "pass"):
+                game.apply(Action.decline(HUMAN))
                 return False
             if line.lower() in ("q", "quit", "exit"):
                 raise QuitSession
             try:
+                if line.isdigit() and not 1 <= int(line) <= len(chops):
+                    raise IndexError(line)
                 cards = chops[int(line) - 1] if line.isdigit() else parse_mask(line)
-                game.play(cards, HUMAN)
+                game.apply(Action.play(HUMAN, cards))
                 return True
             except IndexError:
                 self.say(f"[red]No chop number {line}[/]")

@@ -55,6 +55,12 @@ class CannotPass(IllegalAction):
 
 
 class BadAction(IllegalAction):
-    """An action that is not a play, a pass, a time-out or a leave."""
+    """An action that is not a play, a pass, a time-out, a leave or a decline."""
 
     code = "bad_action"
+
+
+class NoChopOffer(IllegalAction):
+    """An out-of-turn chop or a decline from a seat that holds no chop offer now."""
+
+    code = "no_chop_offer"

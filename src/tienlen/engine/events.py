@@ -1,17 +1,20 @@
 """What happened in a game, as reported by the engine.
 
-Scoring, the server and clients read these instead of re-deriving rules. Every event is public:
-none reveals a hand except :class:`InstantWin` (the winners show theirs) and :class:`GameOver`
-(which carries the cards left, as a table shows them at the end).
+Scoring, the server and clients read these instead of re-deriving rules. Every event is public
+but one field: :attr:`Pass.could_beat` (whether the passer held a beating play) is private and
+:mod:`tienlen.engine.views` blanks it. No event reveals a hand except :class:`InstantWin` (the
+winners show theirs) and :class:`GameOver` (which carries the cards left, as a table shows them
+at the end).
+
+Every event carries ``seq``, its number in the game's log (1, 2, …), and ``action``, the number
+of the command that caused it (1 for the first; 0 for what the deal itself decides, an instant
+win): the events of one command — a play and its chop — share it. Both are stamped by the game
+and take no part in equality.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any
-
-from .cards import mask_ascii
-from .combos import category, describe
+from dataclasses import dataclass, field
 
 Played = tuple[int, int, int]
 """(seat, cards mask, combination code) of a play on the table."""
@@ -27,6 +30,8 @@ class Play:
     out_of_turn: bool = False
     auto: bool = False
     """Played by the time-out rule (smallest card when leading)."""
+    seq: int = field(default=0, compare=False)
+    action: int = field(default=0, compare=False)
 
 
 @dataclass(slots=True)
@@ -40,15 +45,20 @@ class Chop:
     chain: tuple[Played, ...]
     """The unbroken run of heo/hàng plays in this round ending with the one chopped, oldest
     first: money for an over-chop adds up along it (RULES.md §3)."""
+    seq: int = field(default=0, compare=False)
+    action: int = field(default=0, compare=False)
 
 
 @dataclass(slots=True)
 class Pass:
     seat: int
-    could_beat: bool
-    """Whether the seat held a legal play when it passed (đền bài needs it)."""
+    could_beat: bool | None
+    """Whether the seat held a legal play when it passed (đền bài and dumping checks need it).
+    Private: ``None`` in every seat or spectator view."""
     auto: bool = False
     """Passed by the time-out rule."""
+    seq: int = field(default=0, compare=False)
+    action: int = field(default=0, compare=False)
 
 
 @dataclass(slots=True)
@@ -59,6 +69,8 @@ class RoundWon:
     """Who leads the next round."""
     inherited: bool
     """The last player had gone out, so the next player leads (hưởng sái)."""
+    seq: int = field(default=0, compare=False)
+    action: int = field(default=0, compare=False)
 
 
 @dataclass(slots=True)
@@ -69,11 +81,15 @@ class PlayerOut:
     counted from the bottom as it stands now (the final ranking is in GameOver)."""
     ranks_last: bool = False
     """Went out on a 2 under the "2 as last card ranks last" rule (về bét)."""
+    seq: int = field(default=0, compare=False)
+    action: int = field(default=0, compare=False)
 
 
 @dataclass(slots=True)
 class Left:
     seat: int
+    seq: int = field(default=0, compare=False)
+    action: int = field(default=0, compare=False)
 
 
 @dataclass(slots=True)
@@ -87,6 +103,8 @@ class InstantWin:
     """All winners share the win (seed 001); otherwise ``seats`` holds the one winner."""
     cards: tuple[int, ...]
     """Each winner's whole hand, shown to the table."""
+    seq: int = field(default=0, compare=False)
+    action: int = field(default=0, compare=False)
 
 
 @dataclass(slots=True)
@@ -94,6 +112,8 @@ class Cong:
     """Cóng: losers who had not played a single card when the winner went out."""
 
     seats: tuple[int, ...]
+    seq: int = field(default=0, compare=False)
+    action: int = field(default=0, compare=False)
 
 
 @dataclass(slots=True)
@@ -104,32 +124,8 @@ class GameOver:
     """``out`` (a player shed every card), ``instant_win``, or ``left`` (one player remained)."""
     cards_left: tuple[int, ...]
     """Each seat's remaining cards (masks), for counting (đếm lá) and thối."""
+    seq: int = field(default=0, compare=False)
+    action: int = field(default=0, compare=False)
 
 
 Event = Play | Chop | Pass | RoundWon | PlayerOut | Left | InstantWin | Cong | GameOver
-
-_CARD_FIELDS = {"cards", "victim_cards"}
-
-
-def event_to_dict(event: Event) -> dict[str, Any]:
-    """A JSON-ready view of an event, with cards in ASCII notation."""
-    out: dict[str, Any] = {"type": type(event).__name__.lower()}
-    for f in fields(event):
-        value = getattr(event, f.name)
-        if f.name in _CARD_FIELDS and isinstance(value, int):
-            value = mask_ascii(value)
-        elif f.name in ("cards", "cards_left") and isinstance(value, tuple):
-            value = [mask_ascii(m) for m in value]
-        elif f.name == "code":
-            out["combination"] = describe(value)
-            continue
-        elif f.name in ("beaten",) and value is not None:
-            value = {"seat": value[0], "cards": mask_ascii(value[1])}
-        elif f.name == "chain":
-            value = [
-                {"seat": s, "cards": mask_ascii(m), "category": category(c)} for s, m, c in value
-            ]
-        elif isinstance(value, tuple):
-            value = list(value)
-        out[f.name] = value
-    return out

@@ -5,16 +5,23 @@ Modelled on OpenSpiel: :attr:`Game.current_player`, :meth:`Game.legal_actions`,
 pass. Tiến Lên has one action that needs no turn — 4 consecutive pairs chopping out of turn — so
 ``legal_actions(seat)`` and ``apply_action(action, seat)`` take any seat, not only the current one.
 
-Everything that happens is appended to :attr:`Game.events`; illegal actions raise a subclass of
-:class:`~tienlen.errors.IllegalAction` and change nothing.
+Every caller that changes a game — record replay, bots, the terminal table, the server — sends
+one typed :class:`Action` (play, pass, timeout, leave, decline) through :meth:`Game.apply`.
+
+The out-of-turn chop window (:meth:`Game.chop_window`) is the engine's, so every table asks in
+the same order: after a 2 or a bomb lands, each other seat that may chop it out of turn is
+offered the chop, in play order from the current player; a seat's offer lapses when it declines
+(:meth:`Action.decline`) or when another play covers the one it could chop.
+
+Everything that happens is appended to :attr:`Game.events`, numbered; illegal actions raise a
+subclass of :class:`~tienlen.engine.errors.IllegalAction` and change nothing.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from . import combos as C
 from . import errors as E
@@ -66,13 +73,39 @@ def _hand_mask(hand: int | CardSet | str | Iterable[int]) -> int:
     return CardSet(hand).mask
 
 
+ActionKind = Literal["play", "pass", "timeout", "leave", "decline"]
+ACTION_KINDS: tuple[ActionKind, ...] = ("play", "pass", "timeout", "leave", "decline")
+
+
 class Action(NamedTuple):
-    """One entry of the game's history, as a record stores it."""
+    """A command to the game, and one entry of its history (what a record stores)."""
 
     seat: int
-    kind: str
-    """``play``, ``pass``, ``timeout`` or ``leave``."""
+    kind: ActionKind
+    """``play``, ``pass``, ``timeout`` (the turn timer ran out), ``leave`` or ``decline`` (let an
+    out-of-turn chop offer go)."""
     cards: int = 0
+    """The cards of a ``play`` (a mask); 0 for the other kinds."""
+
+    @classmethod
+    def play(cls, seat: int, cards: int | CardSet | str | Iterable[int]) -> Action:
+        return cls(seat, "play", _hand_mask(cards))
+
+    @classmethod
+    def pass_turn(cls, seat: int) -> Action:
+        return cls(seat, "pass")
+
+    @classmethod
+    def timeout(cls, seat: int) -> Action:
+        return cls(seat, "timeout")
+
+    @classmethod
+    def leave(cls, seat: int) -> Action:
+        return cls(seat, "leave")
+
+    @classmethod
+    def decline(cls, seat: int) -> Action:
+        return cls(seat, "decline")
 
 
 _new_tuple = tuple.__new__
@@ -111,6 +144,9 @@ class Game:
         self.initial_hands: tuple[int, ...] = tuple(masks)
         self.first_game = first_game
         self.barred_instant_winner = barred_instant_winner
+        self.deal: dict[str, Any] | None = None
+        """The verifiable deal behind the hands (``scheme``, ``commitment``, seeds), when the
+        table dealt one: docs/FAIRNESS.md. Views hide the server seed until the game is over."""
         self.events: list[Event] = []
         self.history: list[Action] = []
 
@@ -122,6 +158,8 @@ class Game:
         self.passed = 0
         self.revived = 0
         """Passed seats given their turn back to chop with 4+ consecutive pairs."""
+        self.declined = 0
+        """Seats that let the out-of-turn chop offer on the current play go (a bit per seat)."""
         self.top: list[int] = []
         """Seats out, from first place down."""
         self.bottom: list[int] = []
@@ -141,6 +179,8 @@ class Game:
         self._cache_version = -1
         """``_version`` when ``_cache`` (the current player's legal actions) was computed."""
         self._cache: list[int] = []
+        self._stamped = 0
+        """Events numbered so far (see :meth:`_record`)."""
 
         lowest = seen & -seen
         if first_game:
@@ -151,6 +191,7 @@ class Game:
             self.leader = 0 if leader is None else leader
         self.current = self.leader
         self._check_instant_wins()
+        self._stamp(0)
 
     @classmethod
     def new(
@@ -225,9 +266,46 @@ class Game:
             self._cache_version = self._version
             self._cache = actions
             return list(actions)
-        if not self._may_chop_out_of_turn(seat):
+        if not self._may_chop_out_of_turn(seat) or self.declined >> seat & 1:
             return []
         return chopping_plays(self.hands[seat], self.last_code, self.rules, _OUT_OF_TURN_CATEGORIES)
+
+    def chop_window(self) -> tuple[int, ...]:
+        """The seats offered an out-of-turn chop now, in the order a table asks them.
+
+        Play order from the current player: the seat after the current one first. A seat is
+        offered while it holds 4+ consecutive pairs that chop the play on the table and has not
+        declined; the offer lapses when the seat declines or another play covers this one.
+        Empty when the rules allow no out-of-turn chop.
+        """
+        if self.over or not self.last_code or not self.rules.four_pairs_out_of_turn:
+            return ()
+        n = self.n
+        seats = ((self.current + k) % n for k in range(1, n))
+        return tuple(s for s in seats if self.legal_actions(s))
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one command; returns the events it caused. The one entry point for changes.
+
+        Raises a subclass of :class:`~tienlen.engine.errors.IllegalAction` (nothing changes)
+        when the command is not legal now.
+        """
+        start = len(self.events)
+        kind = action.kind
+        seat = action.seat
+        if kind == "play":
+            self.play(action.cards, seat)
+        elif kind == "pass":
+            self.pass_turn(seat)
+        elif kind == "timeout":
+            self.timeout(seat)
+        elif kind == "leave":
+            self.leave(seat)
+        elif kind == "decline":
+            self.decline_chop(seat)
+        else:
+            raise E.BadAction(f"unknown action kind {kind!r}", seat)
+        return self.events[start:]
 
     def apply_action(self, action: int, seat: int | None = None) -> None:
         """Play the cards of mask ``action`` (or pass, for ``PASS``) as ``seat``."""
@@ -242,15 +320,18 @@ class Game:
             seat = self.current
             if action == PASS:
                 self._do_pass(seat, auto=False)
-                self.history.append(_new_tuple(Action, (seat, "pass", 0)))
+                self._record(_new_tuple(Action, (seat, "pass", 0)))
             else:
                 self._do_play(seat, action, C.classify(action), auto=False)
-                self.history.append(_new_tuple(Action, (seat, "play", action)))
+                self._record(_new_tuple(Action, (seat, "play", action)))
             return
         if seat is None:
             seat = self.current
         if action == PASS:
-            self.pass_turn(seat)
+            if seat != self.current and not self.over and seat in self.chop_window():
+                self.decline_chop(seat)
+            else:
+                self.pass_turn(seat)
         else:
             self.play(action, seat)
 
@@ -263,7 +344,7 @@ class Game:
         self._check_seat(seat)
         code = self._check_play(seat, mask)
         self._do_play(seat, mask, code, auto=False)
-        self.history.append(Action(seat, "play", mask))
+        self._record(Action(seat, "play", mask))
 
     def pass_turn(self, seat: int | None = None) -> None:
         """Pass (bỏ lượt): out of this round until a new one starts."""
@@ -272,7 +353,7 @@ class Game:
         self._check_seat(seat)
         self._check_pass(seat)
         self._do_pass(seat, auto=False)
-        self.history.append(Action(seat, "pass"))
+        self._record(Action(seat, "pass"))
 
     def timeout(self, seat: int | None = None) -> None:
         """The turn timer ran out: the leader plays their smallest card, anyone else passes."""
@@ -287,7 +368,20 @@ class Game:
             self._do_play(seat, smallest, C.classify(smallest), auto=True)
         else:
             self._do_pass(seat, auto=True)
-        self.history.append(Action(seat, "timeout"))
+        self._record(Action(seat, "timeout"))
+
+    def decline_chop(self, seat: int) -> None:
+        """Let the out-of-turn chop offer on the current play go (see :meth:`chop_window`)."""
+        self._check_seat(seat)
+        if seat not in self.chop_window():
+            raise E.NoChopOffer(
+                f"seat {seat} has no out-of-turn chop offer to decline"
+                + (" (it is their turn: pass instead)" if seat == self.current else ""),
+                seat,
+            )
+        self.declined |= 1 << seat
+        self._version += 1
+        self._record(Action(seat, "decline"))
 
     def leave(self, seat: int) -> None:
         """A player leaves or disconnects: out of the game, ranked below everyone still in it."""
@@ -301,12 +395,10 @@ class Game:
             self.required = 0  # the 3♠ left with its holder: the next leader plays freely
         self.bottom.append(seat)
         self.events.append(Left(seat))
-        self.history.append(Action(seat, "leave"))
         self._version += 1
-        if self._check_end():
-            return
-        if seat == self.current:
+        if not self._check_end() and seat == self.current:
             self._advance(seat)
+        self._record(Action(seat, "leave"))
 
     # --- validation ----------------------------------------------------------------------------
     def _check_seat(self, seat: int) -> None:
@@ -361,6 +453,10 @@ class Game:
         )
 
     def _check_out_of_turn(self, seat: int, mask: int, code: int) -> None:
+        if self.declined >> seat & 1 and _out_of_turn_kind(mask):
+            raise E.NoChopOffer(
+                f"seat {seat} let the chop offer on {mask_str(self.last_mask)} go", seat
+            )
         if not self._may_chop_out_of_turn(seat) or not _out_of_turn_kind(mask):
             if self.passed >> seat & 1 and (
                 not self.rules.four_pairs_after_pass or not _out_of_turn_kind(mask)
@@ -420,6 +516,7 @@ class Game:
         self.last_code = code
         self.passed &= ~bit
         self.revived = 0
+        self.declined = 0
         if not self.hands[seat]:
             self._player_out(seat, mask)
             if self.over:
@@ -487,8 +584,22 @@ class Game:
         self.last_code = 0
         self.passed = 0
         self.revived = 0
+        self.declined = 0
         self.round_plays = []
         self.current = leader
+
+    def _record(self, action: Action) -> None:
+        """Append a command to the history and number the events it caused."""
+        self.history.append(action)
+        self._stamp(len(self.history))
+
+    def _stamp(self, action_number: int) -> None:
+        events = self.events
+        for i in range(self._stamped, len(events)):
+            event = events[i]
+            event.seq = i + 1
+            event.action = action_number
+        self._stamped = len(events)
 
     def _player_out(self, seat: int, last_play: int) -> None:
         bit = 1 << seat
@@ -580,13 +691,74 @@ class Game:
         self.ranking = tuple(self.top + losers)
         self.events.append(GameOver(self.winner, self.ranking, "instant_win", tuple(self.hands)))
 
+    # --- copies and snapshots -------------------------------------------------------------------
+    def copy(self) -> Game:
+        """An independent copy, cheap enough for search: lists are copied, events shared.
+
+        Events already in the log are shared with the copy (the game never changes an event
+        once numbered), so a copy costs a few list copies, not a replay.
+        """
+        twin = Game.__new__(Game)
+        twin.rules = self.rules
+        twin.n = self.n
+        twin.hands = self.hands.copy()
+        twin.initial_hands = self.initial_hands
+        twin.first_game = self.first_game
+        twin.barred_instant_winner = self.barred_instant_winner
+        twin.events = self.events.copy()
+        twin.history = self.history.copy()
+        twin.in_game = self.in_game
+        twin.left = self.left
+        twin.played = self.played
+        twin.passed = self.passed
+        twin.revived = self.revived
+        twin.declined = self.declined
+        twin.top = self.top.copy()
+        twin.bottom = self.bottom.copy()
+        twin.cong = self.cong
+        twin.last_seat = self.last_seat
+        twin.last_mask = self.last_mask
+        twin.last_code = self.last_code
+        twin.round_plays = self.round_plays.copy()
+        twin.required = self.required
+        twin.winner = self.winner
+        twin.ranking = self.ranking
+        twin.instant_win = self.instant_win
+        twin.over = self.over
+        twin.leader = self.leader
+        twin.current = self.current
+        twin.deal = self.deal
+        twin._version = self._version
+        twin._cache_version = self._cache_version
+        twin._cache = self._cache
+        twin._stamped = self._stamped
+        return twin
+
+    def snapshot(self) -> dict[str, Any]:
+        """The game as versioned JSON (``tienlen-snapshot/1``), for :meth:`restore`.
+
+        A snapshot is the deal and every command so far: the engine is deterministic, so
+        replaying them rebuilds exactly this state, events and numbers included, in any process
+        and after a restart (docs/RECORDS.md).
+        """
+        from .codec import snapshot_of
+
+        return snapshot_of(self)
+
+    @classmethod
+    def restore(cls, data: Any) -> Game:
+        """The game a :meth:`snapshot` describes; raises ``RecordError`` when it does not fit."""
+        from .codec import restore_snapshot
+
+        return restore_snapshot(data)
+
     # --- views ------------------------------------------------------------------------------
     def cards_left(self) -> list[int]:
         return [h.bit_count() for h in self.hands]
 
     def summary(self) -> dict[str, Any]:
         """The outcome in plain data (what ``tienlen replay`` prints before scoring)."""
-        from .events import event_to_dict
+        from .codec import event_to_dict
 
         return {
             "winner": self.winner,
@@ -603,42 +775,6 @@ class Game:
         state = "over" if self.over else f"seat {self.current} to act"
         table = mask_str(self.last_mask) if self.last_code else "empty"
         return f"<Game {self.rules.name} {self.n} players, {state}, table {table}>"
-
-
-@dataclass(frozen=True)
-class NextGame:
-    """How the next game at the table starts (the lead rules across a series of games)."""
-
-    first_game: bool
-    leader: int | None
-    barred_instant_winner: int | None = None
-
-    def kwargs(self) -> dict[str, Any]:
-        return {
-            "first_game": self.first_game,
-            "leader": self.leader,
-            "barred_instant_winner": self.barred_instant_winner,
-        }
-
-
-def next_game(game: Game, leader: int | None = None) -> NextGame:
-    """The start of the game after ``game`` at the same seats.
-
-    After an instant win the next game is a first game again (3♠ leads), and under
-    ``no_consecutive_instant_win`` its winner may not win instantly again; a game nobody won
-    (everyone left) also restarts as a first game; otherwise the winner leads. ``leader``
-    overrides the winner, for the đền bài rule (the one who pays for the table leads).
-    """
-    if not game.over:
-        raise E.IllegalAction("the game is not over yet")
-    if game.instant_win is not None:
-        barred = None
-        if game.rules.no_consecutive_instant_win and not game.instant_win.shared:
-            barred = game.instant_win.seats[0]
-        return NextGame(first_game=True, leader=None, barred_instant_winner=barred)
-    if game.winner is None:
-        return NextGame(first_game=True, leader=None)
-    return NextGame(first_game=False, leader=game.winner if leader is None else leader)
 
 
 def _out_of_turn_kind(mask: int) -> bool:

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CardError, mask_ascii, parse_mask
-from .errors import IllegalAction
+from .codec import RECORD_FORMAT, action_from_dict, action_to_dict
+from .errors import BadAction, IllegalAction
 from .game import Game
 from .rules import RuleSet, RuleSetError
 
@@ -51,6 +52,7 @@ class GameRecord:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
+            "format": RECORD_FORMAT,
             "ruleset": self.ruleset,
             "players": self.players,
             "hands": [mask_ascii(h) for h in self.hands],
@@ -66,7 +68,7 @@ class GameRecord:
 
     def new_game(self) -> Game:
         try:
-            return Game(
+            game = Game(
                 self.rules,
                 self.hands,
                 first_game=self.first_game,
@@ -75,9 +77,14 @@ class GameRecord:
             )
         except ValueError as exc:
             raise RecordError(str(exc)) from None
+        deal = self.extra.get("deal")
+        if isinstance(deal, dict):
+            game.deal = dict(deal)
+        return game
 
 
 _KNOWN = {
+    "format",
     "ruleset",
     "players",
     "hands",
@@ -108,6 +115,8 @@ def parse_record(data: Any) -> GameRecord:
     """Read and check the record's fields (not yet its actions)."""
     if not isinstance(data, dict):
         raise RecordError("a game record is a JSON object")
+    if data.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+        raise RecordError(f"format must be {RECORD_FORMAT!r} (or absent), not {data['format']!r}")
     rules = rules_from_spec(data.get("ruleset", "thapthanh"))
     hands_raw = data.get("hands")
     if not isinstance(hands_raw, list) or not 2 <= len(hands_raw) <= 4:
@@ -156,34 +165,14 @@ def parse_record(data: Any) -> GameRecord:
 
 def apply_record_action(game: Game, index: int, action: Any) -> None:
     """Apply one record action to ``game``, turning any failure into a ReplayError."""
-    if not isinstance(action, dict):
-        raise ReplayError(index, "bad_action", "an action is a JSON object")
-    seat = action.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool):
-        raise ReplayError(index, "bad_action", "an action needs an integer seat")
-    kinds = [k for k in ("play", "pass", "timeout", "leave") if k in action]
-    if len(kinds) != 1:
-        raise ReplayError(
-            index, "bad_action", "an action has exactly one of play, pass, timeout, leave"
-        )
     try:
-        if kinds[0] == "play":
-            cards = action["play"]
-            if not isinstance(cards, (str, list)) or not all(isinstance(c, str) for c in cards):
-                raise ReplayError(
-                    index, "bad_action", "play must be a string of cards or a list of card names"
-                )
-            game.play(parse_mask(cards), seat)
-        elif action[kinds[0]] is not True:
-            raise ReplayError(index, "bad_action", f"{kinds[0]} must be true")
-        elif kinds[0] == "pass":
-            game.pass_turn(seat)
-        elif kinds[0] == "timeout":
-            game.timeout(seat)
-        else:
-            game.leave(seat)
+        parsed = action_from_dict(action)
     except CardError as exc:
         raise ReplayError(index, "bad_cards", str(exc)) from None
+    except BadAction as exc:
+        raise ReplayError(index, "bad_action", exc.message) from None
+    try:
+        game.apply(parsed)
     except IllegalAction as exc:
         raise ReplayError(index, exc.code, exc.message) from None
 
@@ -197,13 +186,8 @@ def replay(record: GameRecord) -> Game:
 
 
 def actions_of(game: Game) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for action in game.history:
-        if action.kind == "play":
-            out.append({"seat": action.seat, "play": mask_ascii(action.cards)})
-        else:
-            out.append({"seat": action.seat, action.kind: True})
-    return out
+    """The game's commands so far, as a record stores them."""
+    return [action_to_dict(a) for a in game.history]
 
 
 def record_of(
@@ -224,5 +208,5 @@ def record_of(
         leader=None if game.first_game else game.leader,
         bet=bet,
         barred_instant_winner=game.barred_instant_winner,
-        extra=extra or {},
+        extra=({"deal": dict(game.deal)} if game.deal is not None else {}) | (extra or {}),
     )
