@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import CardError, mask_ascii, parse_mask
+from .actions import ACTION_KINDS, PASS, Action
+from .cards import CardError, mask_ascii, mask_str, parse_mask
 from .combos import category, describe
 from .errors import BadAction
 from .events import (
@@ -27,7 +28,7 @@ from .events import (
     PlayerOut,
     RoundWon,
 )
-from .game import ACTION_KINDS, PASS, Action, Game
+from .game import Game
 from .views import SeatView, SpectatorView
 
 SCHEMA_VERSION = 1
@@ -196,6 +197,20 @@ def spectator_view_to_dict(view: SpectatorView) -> dict[str, Any]:
     return _table(view)
 
 
+def summary_of(game: Game) -> dict[str, Any]:
+    """The outcome in plain data (what ``tienlen replay`` prints before scoring)."""
+    return {
+        "winner": game.winner,
+        "ranking": list(game.ranking),
+        "instant_win": game.instant_win.hands[0][0] if game.instant_win else None,
+        "instant_winners": list(game.instant_win.seats) if game.instant_win else [],
+        "cong": list(game.cong),
+        "chops": [event_to_dict(e) for e in game.events if isinstance(e, Chop)],
+        "cards_left": [mask_str(h) for h in game.hands],
+        "over": game.over,
+    }
+
+
 # --- records and snapshots ---------------------------------------------------------------------
 def snapshot_of(game: Game) -> dict[str, Any]:
     """The game as ``tienlen-snapshot/1``: the deal, the lead rules and every command so far."""
@@ -247,4 +262,5 @@ __all__ = [
     "seat_view_to_dict",
     "snapshot_of",
     "spectator_view_to_dict",
+    "summary_of",
 ]

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal, NamedTuple
+from typing import Any
 
 from . import combos as C
 from . import errors as E
-from .cards import FULL_DECK, TWOS_MASK, CardSet, card_str, mask_of, mask_str
+from .actions import PASS, Action, hand_mask
+from .cards import FULL_DECK, TWOS_MASK, CardSet, mask_of, mask_str
 from .events import (
     Chop,
     Cong,
@@ -40,11 +41,12 @@ from .events import (
     RoundWon,
 )
 from .instant import instant_hands
+from .legality import check_pass, check_play, check_seat, may_chop_out_of_turn, out_of_turn_kind
 from .moves import beating_plays, chopping_plays, leading_plays
 from .rules import RuleSet
 
-PASS = 0
-"""The pass action (bỏ lượt)."""
+__all__ = ["HAND_SIZE", "PASS", "TERMINAL", "Action", "Game", "deal"]
+
 TERMINAL = -1
 """``current_player`` once the game is over."""
 HAND_SIZE = 13
@@ -67,47 +69,6 @@ def deal(n_players: int, rng: random.Random | None = None, seed: int | None = No
     return [mask_of(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i in range(n_players)]
 
 
-def _hand_mask(hand: int | CardSet | str | Iterable[int]) -> int:
-    if isinstance(hand, int):
-        return hand
-    return CardSet(hand).mask
-
-
-ActionKind = Literal["play", "pass", "timeout", "leave", "decline"]
-ACTION_KINDS: tuple[ActionKind, ...] = ("play", "pass", "timeout", "leave", "decline")
-
-
-class Action(NamedTuple):
-    """A command to the game, and one entry of its history (what a record stores)."""
-
-    seat: int
-    kind: ActionKind
-    """``play``, ``pass``, ``timeout`` (the turn timer ran out), ``leave`` or ``decline`` (let an
-    out-of-turn chop offer go)."""
-    cards: int = 0
-    """The cards of a ``play`` (a mask); 0 for the other kinds."""
-
-    @classmethod
-    def play(cls, seat: int, cards: int | CardSet | str | Iterable[int]) -> Action:
-        return cls(seat, "play", _hand_mask(cards))
-
-    @classmethod
-    def pass_turn(cls, seat: int) -> Action:
-        return cls(seat, "pass")
-
-    @classmethod
-    def timeout(cls, seat: int) -> Action:
-        return cls(seat, "timeout")
-
-    @classmethod
-    def leave(cls, seat: int) -> Action:
-        return cls(seat, "leave")
-
-    @classmethod
-    def decline(cls, seat: int) -> Action:
-        return cls(seat, "decline")
-
-
 _new_tuple = tuple.__new__
 
 
@@ -123,7 +84,7 @@ class Game:
         leader: int | None = None,
         barred_instant_winner: int | None = None,
     ) -> None:
-        masks = [_hand_mask(h) for h in hands]
+        masks = [hand_mask(h) for h in hands]
         if not 2 <= len(masks) <= 4:
             raise ValueError(f"Tiến Lên is played by 2 to 4 players, not {len(masks)}")
         seen = 0
@@ -261,12 +222,12 @@ class Game:
             else:
                 actions = beating_plays(hand, self.last_code, self.rules)
                 if self.revived >> self.current & 1:
-                    actions = [m for m in actions if _out_of_turn_kind(m)]
+                    actions = [m for m in actions if out_of_turn_kind(m)]
                 actions.insert(0, PASS)
             self._cache_version = self._version
             self._cache = actions
             return list(actions)
-        if not self._may_chop_out_of_turn(seat) or self.declined >> seat & 1:
+        if not may_chop_out_of_turn(self, seat) or self.declined >> seat & 1:
             return []
         return chopping_plays(self.hands[seat], self.last_code, self.rules, _OUT_OF_TURN_CATEGORIES)
 
@@ -338,11 +299,11 @@ class Game:
     # --- actions --------------------------------------------------------------------------------
     def play(self, cards: int | CardSet | str | Iterable[int], seat: int | None = None) -> None:
         """Lay ``cards`` as ``seat`` (default: the current player)."""
-        mask = _hand_mask(cards)
+        mask = hand_mask(cards)
         if seat is None:
             seat = self.current
-        self._check_seat(seat)
-        code = self._check_play(seat, mask)
+        check_seat(self, seat)
+        code = check_play(self, seat, mask)
         self._do_play(seat, mask, code, auto=False)
         self._record(Action(seat, "play", mask))
 
@@ -350,8 +311,8 @@ class Game:
         """Pass (bỏ lượt): out of this round until a new one starts."""
         if seat is None:
             seat = self.current
-        self._check_seat(seat)
-        self._check_pass(seat)
+        check_seat(self, seat)
+        check_pass(self, seat)
         self._do_pass(seat, auto=False)
         self._record(Action(seat, "pass"))
 
@@ -359,7 +320,7 @@ class Game:
         """The turn timer ran out: the leader plays their smallest card, anyone else passes."""
         if seat is None:
             seat = self.current
-        self._check_seat(seat)
+        check_seat(self, seat)
         if seat != self.current:
             raise E.NotYourTurn(f"it is seat {self.current}'s turn, not seat {seat}'s", seat)
         if self.last_code == 0:
@@ -372,7 +333,7 @@ class Game:
 
     def decline_chop(self, seat: int) -> None:
         """Let the out-of-turn chop offer on the current play go (see :meth:`chop_window`)."""
-        self._check_seat(seat)
+        check_seat(self, seat)
         if seat not in self.chop_window():
             raise E.NoChopOffer(
                 f"seat {seat} has no out-of-turn chop offer to decline"
@@ -385,7 +346,7 @@ class Game:
 
     def leave(self, seat: int) -> None:
         """A player leaves or disconnects: out of the game, ranked below everyone still in it."""
-        self._check_seat(seat)
+        check_seat(self, seat)
         bit = 1 << seat
         self.in_game &= ~bit
         self.left |= bit
@@ -399,91 +360,6 @@ class Game:
         if not self._check_end() and seat == self.current:
             self._advance(seat)
         self._record(Action(seat, "leave"))
-
-    # --- validation ----------------------------------------------------------------------------
-    def _check_seat(self, seat: int) -> None:
-        if self.over:
-            raise E.GameOverError("the game is over", seat)
-        if not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise E.NotInGame(f"there is no seat {seat!r} at this table", None)
-        if not self.in_game >> seat & 1:
-            why = "has left" if self.left >> seat & 1 else "has already gone out"
-            raise E.NotInGame(f"seat {seat} {why}", seat)
-
-    def _check_play(self, seat: int, mask: int) -> int:
-        hand = self.hands[seat]
-        if mask <= 0 or mask & ~FULL_DECK:
-            raise E.NotACombination("a play needs at least one card", seat)
-        if mask & ~hand:
-            missing = mask_str(mask & ~hand)
-            raise E.CardsNotInHand(f"seat {seat} does not hold {missing}", seat)
-        code = C.classify(mask)
-        if code == 0 or not self.rules.allows(code):
-            raise E.NotACombination(f"{mask_str(mask)} is not a combination", seat)
-        if seat != self.current:
-            self._check_out_of_turn(seat, mask, code)
-            return code
-        if self.last_code == 0:
-            if self.required and not mask & self.required:
-                card = card_str(self.required.bit_length() - 1)
-                raise E.MustContainCard(f"the first play of the game must contain {card}", seat)
-            return code
-        if not self.rules.beats(code, self.last_code):
-            raise E.DoesNotBeat(
-                f"{mask_str(mask)} ({C.describe(code)}) does not beat "
-                f"{mask_str(self.last_mask)} ({C.describe(self.last_code)})",
-                seat,
-            )
-        if self.revived >> seat & 1 and not _out_of_turn_kind(mask):
-            raise E.AlreadyPassed(
-                f"seat {seat} passed this round and may only chop with 4 consecutive pairs", seat
-            )
-        return code
-
-    def _may_chop_out_of_turn(self, seat: int) -> bool:
-        return (
-            self.rules.four_pairs_out_of_turn
-            and self.last_code != 0
-            and 0 <= seat < self.n
-            and seat != self.last_seat
-            and seat != self.current
-            and bool(self.in_game >> seat & 1)
-            and (not self.passed >> seat & 1 or self.rules.four_pairs_after_pass)
-            and C.category(self.last_code) is not None
-        )
-
-    def _check_out_of_turn(self, seat: int, mask: int, code: int) -> None:
-        if self.declined >> seat & 1 and _out_of_turn_kind(mask):
-            raise E.NoChopOffer(
-                f"seat {seat} let the chop offer on {mask_str(self.last_mask)} go", seat
-            )
-        if not self._may_chop_out_of_turn(seat) or not _out_of_turn_kind(mask):
-            if self.passed >> seat & 1 and (
-                not self.rules.four_pairs_after_pass or not _out_of_turn_kind(mask)
-            ):
-                raise E.AlreadyPassed(f"seat {seat} passed this round", seat)
-            raise E.NotYourTurn(
-                f"it is seat {self.current}'s turn, not seat {seat}'s"
-                + (
-                    " (only 4 consecutive pairs chopping a 2 or a bomb may play out of turn)"
-                    if self.rules.four_pairs_out_of_turn
-                    else ""
-                ),
-                seat,
-            )
-        if not self.rules.beats(code, self.last_code):
-            raise E.DoesNotBeat(
-                f"{mask_str(mask)} does not chop {mask_str(self.last_mask)}",
-                seat,
-            )
-
-    def _check_pass(self, seat: int) -> None:
-        if seat != self.current:
-            if self.passed >> seat & 1:
-                raise E.AlreadyPassed(f"seat {seat} has already passed this round", seat)
-            raise E.NotYourTurn(f"it is seat {self.current}'s turn, not seat {seat}'s", seat)
-        if self.last_code == 0:
-            raise E.CannotPass(f"seat {seat} leads this round and must play", seat)
 
     # --- state changes ---------------------------------------------------------------------------
     def _do_play(self, seat: int, mask: int, code: int, auto: bool) -> None:
@@ -758,26 +634,11 @@ class Game:
 
     def summary(self) -> dict[str, Any]:
         """The outcome in plain data (what ``tienlen replay`` prints before scoring)."""
-        from .codec import event_to_dict
+        from .codec import summary_of
 
-        return {
-            "winner": self.winner,
-            "ranking": list(self.ranking),
-            "instant_win": self.instant_win.hands[0][0] if self.instant_win else None,
-            "instant_winners": list(self.instant_win.seats) if self.instant_win else [],
-            "cong": list(self.cong),
-            "chops": [event_to_dict(e) for e in self.events if isinstance(e, Chop)],
-            "cards_left": [mask_str(h) for h in self.hands],
-            "over": self.over,
-        }
+        return summary_of(self)
 
     def __repr__(self) -> str:
         state = "over" if self.over else f"seat {self.current} to act"
         table = mask_str(self.last_mask) if self.last_code else "empty"
         return f"<Game {self.rules.name} {self.n} players, {state}, table {table}>"
-
-
-def _out_of_turn_kind(mask: int) -> bool:
-    """Whether a play is 4 or more consecutive pairs (the bomb that needs no turn)."""
-    code = C.classify(mask)
-    return code >> 16 == C.PAIRS and (code >> 8) & 0xFF >= 4
