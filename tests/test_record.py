@@ -213,6 +213,8 @@ HANDS = GOOD["hands"]
         ({**GOOD, "first_game": False, "leader": "0"}, "leader must be a seat number"),
         ({**GOOD, "first_game": False, "leader": 3}, "leader must be a seat from 0 to 2"),
         ({**GOOD, "barred_instant_winner": "0"}, "barred_instant_winner must be a seat"),
+        ({**GOOD, "barred_instant_winner": 3}, "barred_instant_winner must be a seat from 0 to 2"),
+        ({**GOOD, "barred_instant_winner": -1}, "barred_instant_winner must be a seat from 0"),
     ],
 )
 def test_malformed_records_are_refused(data: Any, message: str) -> None:

@@ -147,6 +147,8 @@ def parse_record(data: Any) -> GameRecord:
     barred = data.get("barred_instant_winner")
     if barred is not None and (not isinstance(barred, int) or isinstance(barred, bool)):
         raise RecordError("barred_instant_winner must be a seat number or null")
+    if barred is not None and not 0 <= barred < len(hands):
+        raise RecordError(f"barred_instant_winner must be a seat from 0 to {len(hands) - 1}")
     record = GameRecord(
         rules=rules,
         hands=hands,
