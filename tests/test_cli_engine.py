@@ -1,4 +1,4 @@
-"""The command line's engine tools: ``tienlen replay`` and ``tienlen moves``.
+"""The command line's engine tools: ``tienlen replay``, ``moves``, ``presets`` and ``--version``.
 
 Good input prints JSON (replay) or one play per line (moves) and exits 0; every kind of bad
 input prints one clear error and exits non-zero, and never a traceback.
@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,9 @@ from tienlen.engine.cards import mask_ascii
 from tienlen.engine.game import Game
 from tienlen.engine.record import RecordError, ReplayError, record_of
 from tienlen.engine.rules import PRESETS, RuleSet
+
+SUIT_SYMBOLS = re.compile("[♠♣♦♥]")
+RECORDS = Path(__file__).parent / "records"
 
 TIENLEN = Path(sys.executable).with_name("tienlen")
 ENGINE_FIELDS = {
@@ -134,6 +139,91 @@ def test_replay_of_an_instant_win() -> None:
     assert out["winner"] == 0 and out["over"] is True
 
 
+def test_replay_writes_every_card_in_ascii() -> None:
+    """One notation per output: JSON carries the records' ASCII cards, in the settlement's
+    reasons too (a thối and a chop here)."""
+    text = (RECORDS / "scoring_thapthanh_chop15.json").read_text(encoding="utf-8")
+    result = replay_text(text)
+    assert result.exit_code == 0, result.output
+    assert not SUIT_SYMBOLS.search(result.stdout), result.stdout
+    out = json.loads(result.stdout)
+    assert out["cards_left"][2] == "" and out["cards_left"][3].startswith("3s 3c 3d 3h")
+    reasons = [item["reason"] for item in out["items"]]
+    assert "caught holding four of a kind (3s 3c 3d 3h): 10" in reasons
+    assert "chặt heo đỏ (2h): heo đen 5 + heo đỏ 10 = 15 lá" in [
+        item["reason_vi"] for item in out["items"]
+    ]
+
+
+def test_replay_errors_write_cards_in_ascii() -> None:
+    actions = list(GOOD["actions"])
+    seat = actions[4]["seat"]
+    other = GOOD["hands"][(seat + 1) % 3].split()[-1]
+    actions[4] = {"seat": seat, "play": other}
+    error = error_of(replay_text(json.dumps({**GOOD, "actions": actions})), 1)
+    assert error["message"] == f"seat {seat} does not hold {other}"
+
+
+def arena_lines(records: list[dict[str, Any]]) -> str:
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+
+
+def test_replay_reads_json_lines(tmp_path: Path) -> None:
+    """What ``arena -o games.jsonl`` writes: one result line per record, each with its line."""
+    records = [finished_record(seed=s) for s in (3, 4, 5)]
+    path = tmp_path / "games.jsonl"
+    path.write_text(arena_lines(records[:2]) + "\n" + arena_lines(records[2:]), encoding="utf-8")
+    result = invoke("replay", str(path))
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [line["line"] for line in lines] == [1, 2, 4]  # the blank line 3 is skipped
+    for line, record in zip(lines, records, strict=True):
+        alone = json.loads(replay_text(json.dumps(record)).stdout)
+        assert line == {"line": line["line"], **alone}
+    # The same text on standard input, and a one-record .jsonl file, read as lines too.
+    from_stdin = replay_text(path.read_text(encoding="utf-8"))
+    assert from_stdin.exit_code == 0 and from_stdin.stdout == result.stdout
+    one = tmp_path / "one.jsonl"
+    one.write_text(arena_lines(records[:1]), encoding="utf-8")
+    assert json.loads(invoke("replay", str(one)).stdout)["line"] == 1
+
+
+def test_arena_output_replays(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    written = invoke("arena", "random", "greedy", "-n", "2", "-j", "1", "-q", "-o", str(path))
+    assert written.exit_code == 0, written.output
+    result = invoke("replay", str(path))
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [line["line"] for line in lines] == [1, 2, 3, 4]
+    assert all(line["over"] and "deltas" in line for line in lines)
+
+
+def test_json_lines_report_each_bad_line_and_the_worst_status(tmp_path: Path) -> None:
+    actions = [{"seat": 0, "play": ["3s", 4]}]
+    illegal = {**GOOD, "actions": actions}
+    unreadable = {**GOOD, "bet": -1}
+    path = tmp_path / "games.jsonl"
+    path.write_text(arena_lines([GOOD, illegal]) + "{not json\n", encoding="utf-8")
+    result = invoke("replay", str(path))
+    assert result.exit_code == 2  # a line that is not JSON
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [line["line"] for line in lines] == [1, 2, 3]
+    assert lines[0]["over"] is True
+    assert lines[1]["error"]["code"] == "bad_action" and lines[1]["error"]["index"] == 0
+    assert lines[2]["error"]["code"] == "bad_json"
+    path.write_text(arena_lines([GOOD, illegal]), encoding="utf-8")
+    assert invoke("replay", str(path)).exit_code == 1
+    path.write_text(arena_lines([illegal, unreadable]), encoding="utf-8")
+    assert invoke("replay", str(path)).exit_code == 2
+
+
+def test_two_indented_records_are_not_json_lines() -> None:
+    text = json.dumps(GOOD, indent=1) + "\n" + json.dumps(GOOD, indent=1)
+    error = error_of(replay_text(text), 2)
+    assert error["code"] == "bad_json" and "Extra data" in error["message"]
+
+
 # --- replay: bad input ------------------------------------------------------------------------
 
 
@@ -194,6 +284,7 @@ HANDS = GOOD["hands"]
         ),
         ({**GOOD, "players": ["only one"]}, "players must list one name per hand"),
         ({**GOOD, "bet": -5}, "bet must be a positive whole number"),
+        ({**GOOD, "barred_instant_winner": 3}, "barred_instant_winner must be a seat from 0 to 2"),
     ],
 )
 def test_replay_of_a_malformed_record(record: Any, message: str) -> None:
@@ -299,14 +390,18 @@ def test_moves_beating_a_single_two() -> None:
         "5s 5c 6s 6c 7s 7c\t3 consecutive pairs",
     ]
     # Sảnh Rồng's table: four of a kind does not chop a 2.
-    assert moves("--hand", hand, "--beat", "2d", "--rules", "sanhrong", "--ascii") == [
-        "2h\tsingle",
-        "5s 5c 6s 6c 7s 7c\t3 consecutive pairs",
-    ]
+    for option in ("--preset", "--rules"):  # --preset, as on the other commands
+        assert moves("--hand", hand, "--beat", "2d", option, "sanhrong", "--ascii") == [
+            "2h\tsingle",
+            "5s 5c 6s 6c 7s 7c\t3 consecutive pairs",
+        ]
 
 
-def test_moves_with_nothing_to_beat_prints_nothing() -> None:
-    assert moves("--hand", "3s 4c", "--beat", "2h") == []
+def test_moves_with_nothing_to_beat_says_so() -> None:
+    for args, shown in ((), "2♥"), (("--ascii",), "2h"):
+        result = invoke("moves", "--hand", "3s 4c", "--beat", "2h", *args)
+        assert result.exit_code == 0 and result.stdout == ""
+        assert result.stderr == f"No legal play: nothing in the hand beats {shown}; pass.\n"
 
 
 @pytest.mark.parametrize(
@@ -317,20 +412,61 @@ def test_moves_with_nothing_to_beat_prints_nothing() -> None:
         (["--hand", "3s", "--rules", "tlmn"], "unknown rule preset 'tlmn'"),
         (["--hand", "3s 4s", "--beat", "5s 7h"], "is not a combination"),
         (["--hand", "3s 4s", "--beat", "3s"], "shares cards with --hand"),
+        (["--hand", ""], "--hand is empty"),
+        (["--hand", "  "], "--hand is empty"),
+        (
+            ["--hand", "3s 3c 3d 3h 4s 4c 4d 4h 5s 5c 5d 5h 6s 6c"],
+            "--hand holds 14 cards; a hand holds at most 13",
+        ),
     ],
 )
 def test_moves_refuses_bad_input(args: list[str], message: str) -> None:
     result = invoke("moves", *args)
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr.startswith("error: ") and message in result.stderr
+    assert result.stderr.startswith("Error: ") and message in result.stderr
 
 
-def test_presets_lists_the_five_portals() -> None:
+def help_line(option: str, *command: str) -> str:
+    result = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0
+    return next(line for line in result.stdout.splitlines() if option in line)
+
+
+def test_flags_show_no_value_in_help() -> None:
+    """--ascii takes no value, so the help shows no type after it (typer shows <bool>)."""
+    assert "<bool>" not in help_line("--ascii", "moves")
+    assert "<bool>" not in help_line("--version")
+    assert "<bool>" not in help_line("--json", "arena")
+    assert "<bool>" not in help_line("--quiet", "arena")
+    assert "<str>" in help_line("--hand", "moves")  # an option with a value keeps its type
+
+
+def test_version_is_the_installed_one() -> None:
+    result = invoke("--version")
+    assert result.exit_code == 0
+    assert result.stdout == f"tienlen {metadata.version('tienlen')}\n"
+
+
+def test_presets_lists_the_five_portals_one_line_each() -> None:
     result = invoke("presets")
     assert result.exit_code == 0
-    names = [line.split("\t")[0] for line in result.stdout.splitlines()]
-    assert names == list(PRESETS)
+    lines = result.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == list(PRESETS)
+    for line in lines:
+        name = line.split()[0]
+        rules = PRESETS[name]
+        portal, scoring, distinctive = line[len(name) :].strip().split(" · ")
+        assert portal and scoring and distinctive
+        # The words follow the rule set, so a preset that changes shows here.
+        assert ("out of turn" in distinctive) == rules.four_pairs_out_of_turn
+        assert ("full ranking" in distinctive) == rules.full_ranking
+        assert ("first play holds 3♠" in distinctive) == rules.first_play_must_contain_lowest
+        assert ("no chop after passing" in distinctive) == (not rules.four_pairs_after_pass)
+        assert ("chops do not pay" in scoring) == (not rules.scoring.chop_pays)
+        assert ("instead of their cards" in scoring) == (
+            rules.scoring.penalty_counting == "replace"
+        )
 
 
 # --- no tracebacks, whatever the record holds -----------------------------------------------

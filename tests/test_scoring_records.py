@@ -294,7 +294,7 @@ def test_worked_example(name: str) -> None:
 
 def test_chop_reasons_name_the_chain() -> None:
     chop = replay("thapthanh_chop15")["items"][0]
-    assert chop["reason_vi"] == "chặt heo đỏ (2♥): heo đen 5 + heo đỏ 10 = 15 lá"
+    assert chop["reason_vi"] == "chặt heo đỏ (2h): heo đen 5 + heo đỏ 10 = 15 lá"  # JSON: ASCII
     over = replay("thapthanh_chop35")["items"][0]
     assert over["reason_vi"].startswith("chặt chồng tứ quý")
     assert over["reason_vi"].endswith("= 35 lá")
@@ -305,7 +305,7 @@ def test_breakdown_reasons_read_as_players_say_them() -> None:
     eighteen = replay("thapthanh_eighteen")["items"]
     assert [i["reason_vi"] for i in eighteen] == [
         "còn 8 lá",
-        "thối 3 đôi thông (4♣ 4♦ 5♣ 5♦ 6♣ 6♦): 10 lá",
+        "thối 3 đôi thông (4c 4d 5c 5d 6c 6d): 10 lá",
     ]
     cong = replay("sanhrong_cong")["items"]
     assert cong[-1]["reason_vi"] == "cóng ×2"

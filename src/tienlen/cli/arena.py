@@ -395,8 +395,12 @@ def arena_cmd(
     candidates: Annotated[
         int | None, typer.Option("--candidates", help="Search bot: actions compared.")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the results as JSON.", metavar="")
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress bar.", metavar="")
+    ] = False,
 ) -> None:
     """Bot levels against each other over duplicate deals, on every core."""
     try:
@@ -412,7 +416,7 @@ def arena_cmd(
         if workers < 0:
             raise ArenaError("--workers must be 0 (one per core) or more")
     except (ArenaError, RuleSetError) as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(f"Error: {exc}", err=True)
         raise typer.Exit(2) from None
     console = Console(stderr=as_json)
     with Progress(
