@@ -8,16 +8,19 @@ All input and output go through an injectable ``ask`` function and a rich
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from ..bots import DEFAULT_LEVEL, LEVELS, Table, make_bot
 from ..bots.strategic import Situation, StrategicPolicy
 from ..engine import combos as C
+from ..engine import errors as E
 from ..engine.cards import CardError, card_str, cards_of, parse_mask
 from ..engine.errors import IllegalAction
 from ..engine.events import (
@@ -41,6 +44,10 @@ HUMAN = 0
 """The person always sits at seat 0; the bots follow in play order."""
 BOT_TIME_BUDGET_S = 0.3
 """The clock each bot's decision gets at the terminal table."""
+MIN_HINTS_PER_PAGE = 5
+HINT_PAGE_MARGIN = 10
+"""Rows a page of hints leaves for the table above it and the lines below (pass, suggestion,
+prompt): a 40-row terminal shows 30 hints at a time."""
 
 Ask = Callable[[str], str]
 
@@ -61,6 +68,8 @@ class PlayOptions:
     name: str = "You"
 
     def __post_init__(self) -> None:
+        if not self.name.strip():
+            raise ValueError("--name must not be empty")
         if not 1 <= self.bots <= 3:
             raise ValueError("play against 1 to 3 bots")
         if self.level not in LEVELS:
@@ -87,6 +96,13 @@ def play_markup(mask: int) -> str:
     return f"{cards_markup(mask)} ({C.describe(code)}, {C.describe_vi(code)})"
 
 
+def sentence(text: str) -> str:
+    """An error as the table shows it: a capital first letter and a full stop."""
+    text = text.strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
 def hint_order(actions: list[int]) -> list[int]:
     """Plays in a stable order for numbered hints: by kind, size, then height."""
     plays = [a for a in actions if a != PASS]
@@ -103,13 +119,21 @@ class Session:
         self.rules = RuleSet.preset(options.preset)
         self.n = options.bots + 1
         self.rng = random.Random(options.seed)
-        self.names = [options.name] + [f"Bot {i} ({options.level})" for i in range(1, self.n)]
+        name = options.name.strip()
+        self.second_person = name.casefold() == "you"
+        """Events of the person's seat read "You play", those of a named person "Alice plays"."""
+        person = "You" if self.second_person else escape(name)
+        self.names = [person] + [f"Bot {i} ({options.level})" for i in range(1, self.n)]
         self.totals = [0] * self.n
         self.advice = StrategicPolicy()
 
     # --- helpers ------------------------------------------------------------------------------
     def say(self, text: str) -> None:
         self.console.print(text, highlight=False)
+
+    def error(self, text: str) -> None:
+        """Every refusal the same way: red, one sentence, a capital first letter."""
+        self.say(f"[red]{sentence(text)}[/]")
 
     def ask(self, prompt: str) -> str:
         try:
@@ -203,6 +227,7 @@ class Session:
 
     def human_turn(self, game: Game) -> None:
         self.show_state(game)
+        next_hint = 0
         while True:
             legal = game.legal_actions(HUMAN)
             line = self.ask("Your move: ")
@@ -213,8 +238,9 @@ class Session:
                 self.show_state(game)
                 continue
             if word in ("h", "?", "hint", "hints", "help"):
-                self.show_hints(game, legal)
+                next_hint = self.show_hints(game, legal, next_hint)
                 continue
+            mask = 0
             try:
                 if word in ("p", "pass", "bo", "bỏ", "bỏ lượt"):
                     game.pass_turn(HUMAN)
@@ -222,34 +248,66 @@ class Session:
                     hints = hint_order(legal)
                     index = int(word)
                     if not 1 <= index <= len(hints):
-                        self.say(
-                            f"[red]No hint number {index}[/] (there are {len(hints)}; "
-                            "type h to list them)."
+                        self.error(
+                            f"No hint number {index} (there are {len(hints)}; type h to list them)"
                         )
                         continue
                     game.play(hints[index - 1], HUMAN)
                 else:
-                    game.play(parse_mask(line), HUMAN)
+                    mask = parse_mask(line)
+                    game.play(mask, HUMAN)
                 return
             except CardError as exc:
-                self.say(f"[red]{exc}[/]")
+                self.error(escape(str(exc)))
             except IllegalAction as exc:
-                self.say(f"[red]Not allowed: {exc.message}[/]")
+                self.error(self.refusal(game, exc, mask))
 
-    def show_hints(self, game: Game, legal: list[int]) -> None:
+    def refusal(self, game: Game, exc: IllegalAction, mask: int) -> str:
+        """The engine's refusal (which names seats) said to the person: "You do not hold 6♠"."""
+        if isinstance(exc, E.CardsNotInHand):
+            return f"You do not hold {cards_markup(mask & ~game.hands[HUMAN])}"
+        if isinstance(exc, E.CannotPass):
+            return "You lead this round, so you must play: you cannot pass"
+        if isinstance(exc, E.AlreadyPassed):
+            if game.revived >> HUMAN & 1:
+                return "You passed this round: now only 4 consecutive pairs may chop"
+            return "You have already passed this round"
+        if isinstance(exc, E.NotYourTurn):
+            text = f"It is {self.names[game.current]}'s turn"
+            if self.rules.four_pairs_out_of_turn:
+                text += ": only 4 consecutive pairs chopping a 2 or a bomb may play out of turn"
+            return text
+        # The others (not a combination, does not beat, must contain 3♠) name no seat.
+        return re.sub(r"\bseat (\d+)", lambda m: self.names[int(m.group(1))], exc.message)
+
+    def hints_per_page(self) -> int:
+        return max(MIN_HINTS_PER_PAGE, self.console.size.height - HINT_PAGE_MARGIN)
+
+    def show_hints(self, game: Game, legal: list[int], start: int = 0) -> int:
+        """One page of numbered hints from ``start``; returns where the next page starts."""
         hints = hint_order(legal)
         if not hints:
             self.say("You cannot beat that: pass with p.")
-            return
-        for i, play in enumerate(hints[:40], 1):
-            self.say(f"  {i:>2}. {play_markup(play)}")
-        if len(hints) > 40:
-            self.say(f"  … and {len(hints) - 40} more (type the cards).")
+            return 0
+        if start >= len(hints):
+            start = 0
+        page = hints[start : start + self.hints_per_page()]
+        end = start + len(page)
+        width = len(str(len(hints)))
+        for i, play in enumerate(page, start + 1):
+            self.say(f"  {i:>{width}}. {play_markup(play)}")
+        if len(page) < len(hints):
+            more = "h for the next ones" if end < len(hints) else "h to start again"
+            self.say(
+                f"  [dim]Hints {start + 1}–{end} of {len(hints)}: {more}; "
+                "a number plays any hint.[/]"
+            )
         if PASS in legal:
-            self.say("   p. pass (bỏ lượt)")
+            self.say(f"  {'p':>{width}}. pass (bỏ lượt)")
         advice = self.advice.choose(Situation.of_game(game, HUMAN, legal))
         shown = "pass" if advice == PASS else cards_markup(advice)
         self.say(f"Suggestion: {shown}")
+        return end if end < len(hints) else 0
 
     def offer_chop(self, game: Game, chops: list[int]) -> bool:
         """Out of turn, the person may chop with 4 consecutive pairs (True) or let it go."""
@@ -264,18 +322,21 @@ class Session:
                 return False
             if line.lower() in ("q", "quit", "exit"):
                 raise QuitSession
+            cards = 0
             try:
-                if line.isdigit() and not 1 <= int(line) <= len(chops):
-                    raise IndexError(line)
-                cards = chops[int(line) - 1] if line.isdigit() else parse_mask(line)
+                if line.isdigit():
+                    if not 1 <= int(line) <= len(chops):
+                        self.error(f"No chop number {line} (there are {len(chops)})")
+                        continue
+                    cards = chops[int(line) - 1]
+                else:
+                    cards = parse_mask(line)
                 game.apply(Action.play(HUMAN, cards))
                 return True
-            except IndexError:
-                self.say(f"[red]No chop number {line}[/]")
             except CardError as exc:
-                self.say(f"[red]{exc}[/]")
+                self.error(escape(str(exc)))
             except IllegalAction as exc:
-                self.say(f"[red]Not allowed: {exc.message}[/]")
+                self.error(self.refusal(game, exc, cards))
 
     # --- what happened --------------------------------------------------------------------------
     def show_events(self, game: Game, start: int) -> int:
@@ -336,8 +397,8 @@ class Session:
         return ""  # pragma: no cover - every event type is handled above
 
     def verb(self, seat: int, third_person: str) -> str:
-        """English agreement: "Bot 1 plays" but "You play"."""
-        if seat != HUMAN:
+        """English agreement: "Bot 1 plays" and "Alice plays", but "You play"."""
+        if seat != HUMAN or not self.second_person:
             return third_person
         return {"is": "are", "passes": "pass"}.get(third_person, third_person.removesuffix("s"))
 
@@ -388,6 +449,6 @@ def play_cmd(
             preset=preset, bots=bots, level=level, games=games, seed=seed, bet=bet, name=name
         )
     except (ValueError, RuleSetError) as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(f"Error: {exc}", err=True)
         raise typer.Exit(2) from None
     play_session(options)
