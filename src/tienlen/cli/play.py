@@ -38,6 +38,7 @@ from ..engine.events import (
 from ..engine.game import PASS, Action, Game
 from ..engine.rules import INSTANT_WIN_HANDS, RuleSet, RuleSetError
 from ..engine.series import next_game
+from ..engine.views import SeatView, view_of
 from ..money.settlement import Settlement, settle
 
 HUMAN = 0
@@ -191,59 +192,62 @@ class Session:
         kind = "first game: the lowest card leads" if game.first_game else "the last winner leads"
         self.say(f"\n[bold]Game {number}[/] ({kind}) — {self.names[game.leader]} to lead.")
         shown = 0
+        # You see what your seat may see (engine.views), as the bots and the server do; what
+        # you do goes through the engine's one command path, Game.apply.
         while not game.over:
-            shown = self.show_events(game, shown)
+            shown = self.show_events(table.view(HUMAN), shown)
             window = game.chop_window()  # the engine's order: bots before you decline first
             if window and window[0] == HUMAN:
-                self.offer_chop(game, game.legal_actions(HUMAN))
+                self.offer_chop(game, list(table.view(HUMAN).legal))
                 continue
             if table.step() is not None or game.over:
                 continue
             if game.chop_window()[:1] == (HUMAN,):
                 continue
             self.human_turn(game)
-        self.show_events(game, shown)
+        self.show_events(table.view(HUMAN), shown)
         settlement = settle(game, self.options.bet)
         self.show_settlement(game, settlement)
         return settlement
 
     # --- the person's moves ----------------------------------------------------------------------
-    def show_state(self, game: Game) -> None:
+    def show_state(self, view: SeatView) -> None:
         others = " · ".join(
-            f"{self.names[s]}: {game.hands[s].bit_count()}"
-            + (" (passed)" if game.passed >> s & 1 else "")
+            f"{self.names[s]}: {view.cards_left[s]}" + (" (passed)" if view.passed >> s & 1 else "")
             for s in range(1, self.n)
-            if game.in_game >> s & 1
+            if view.in_game >> s & 1
         )
         self.say(f"Cards left — {others}")
-        if game.last_code:
-            self.say(f"To beat: {play_markup(game.last_mask)} by {self.names[game.last_seat]}")
+        if view.table is not None:
+            seat, cards, _ = view.table
+            self.say(f"To beat: {play_markup(cards)} by {self.names[seat]}")
         else:
             must = ""
-            if game.required:
-                must = f" (must contain {card_markup(game.required.bit_length() - 1)})"
+            if view.required:
+                must = f" (must contain {card_markup(view.required.bit_length() - 1)})"
             self.say(f"You lead this round (có cái){must}.")
-        self.say(f"Your hand: {cards_markup(game.hands[HUMAN])}")
+        self.say(f"Your hand: {cards_markup(view.hand)}")
 
     def human_turn(self, game: Game) -> None:
-        self.show_state(game)
+        view = view_of(game, HUMAN)
+        self.show_state(view)
         next_hint = 0
         while True:
-            legal = game.legal_actions(HUMAN)
+            legal = list(view.legal)
             line = self.ask("Your move: ")
             word = line.lower()
             if word in ("q", "quit", "exit"):
                 raise QuitSession
             if word in ("", "s", "show"):
-                self.show_state(game)
+                self.show_state(view)
                 continue
             if word in ("h", "?", "hint", "hints", "help"):
-                next_hint = self.show_hints(game, legal, next_hint)
+                next_hint = self.show_hints(view, next_hint)
                 continue
             mask = 0
             try:
                 if word in ("p", "pass", "bo", "bỏ", "bỏ lượt"):
-                    game.pass_turn(HUMAN)
+                    game.apply(Action.pass_turn(HUMAN))
                 elif word.isdigit():
                     hints = hint_order(legal)
                     index = int(word)
@@ -252,10 +256,10 @@ class Session:
                             f"No hint number {index} (there are {len(hints)}; type h to list them)"
                         )
                         continue
-                    game.play(hints[index - 1], HUMAN)
+                    game.apply(Action.play(HUMAN, hints[index - 1]))
                 else:
                     mask = parse_mask(line)
-                    game.play(mask, HUMAN)
+                    game.apply(Action.play(HUMAN, mask))
                 return
             except CardError as exc:
                 self.error(escape(str(exc)))
@@ -264,16 +268,17 @@ class Session:
 
     def refusal(self, game: Game, exc: IllegalAction, mask: int) -> str:
         """The engine's refusal (which names seats) said to the person: "You do not hold 6♠"."""
+        view = view_of(game, HUMAN)
         if isinstance(exc, E.CardsNotInHand):
-            return f"You do not hold {cards_markup(mask & ~game.hands[HUMAN])}"
+            return f"You do not hold {cards_markup(mask & ~view.hand)}"
         if isinstance(exc, E.CannotPass):
             return "You lead this round, so you must play: you cannot pass"
         if isinstance(exc, E.AlreadyPassed):
-            if game.revived >> HUMAN & 1:
+            if view.my_turn and view.passed >> HUMAN & 1:  # given the turn back to chop
                 return "You passed this round: now only 4 consecutive pairs may chop"
             return "You have already passed this round"
         if isinstance(exc, E.NotYourTurn):
-            text = f"It is {self.names[game.current]}'s turn"
+            text = f"It is {self.names[view.current]}'s turn"
             if self.rules.four_pairs_out_of_turn:
                 text += ": only 4 consecutive pairs chopping a 2 or a bomb may play out of turn"
             return text
@@ -283,8 +288,9 @@ class Session:
     def hints_per_page(self) -> int:
         return max(MIN_HINTS_PER_PAGE, self.console.size.height - HINT_PAGE_MARGIN)
 
-    def show_hints(self, game: Game, legal: list[int], start: int = 0) -> int:
+    def show_hints(self, view: SeatView, start: int = 0) -> int:
         """One page of numbered hints from ``start``; returns where the next page starts."""
+        legal = list(view.legal)
         hints = hint_order(legal)
         if not hints:
             self.say("You cannot beat that: pass with p.")
@@ -304,14 +310,15 @@ class Session:
             )
         if PASS in legal:
             self.say(f"  {'p':>{width}}. pass (bỏ lượt)")
-        advice = self.advice.choose(Situation.of_game(game, HUMAN, legal))
+        advice = self.advice.choose(Situation.of_view(view))
         shown = "pass" if advice == PASS else cards_markup(advice)
         self.say(f"Suggestion: {shown}")
         return end if end < len(hints) else 0
 
     def offer_chop(self, game: Game, chops: list[int]) -> bool:
         """Out of turn, the person may chop with 4 consecutive pairs (True) or let it go."""
-        self.show_state(game)
+        view = view_of(game, HUMAN)
+        self.show_state(view)
         self.say("You may chop out of turn (chặt không cần vòng):")
         for i, play in enumerate(chops, 1):
             self.say(f"  {i}. {play_markup(play)}")
@@ -339,12 +346,12 @@ class Session:
                 self.error(self.refusal(game, exc, cards))
 
     # --- what happened --------------------------------------------------------------------------
-    def show_events(self, game: Game, start: int) -> int:
-        for event in game.events[start:]:
+    def show_events(self, view: SeatView, start: int) -> int:
+        for event in view.events[start:]:
             text = self.describe(event)
             if text:
                 self.say(text)
-        return len(game.events)
+        return len(view.events)
 
     def describe(self, event: Event) -> str:
         name = self.names
