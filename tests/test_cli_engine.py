@@ -492,6 +492,7 @@ FIELDS = [
     "balances",
     "room",
     "house_fee_percent",
+    "house_fee_bp",
 ]
 
 

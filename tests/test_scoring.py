@@ -22,16 +22,12 @@ from typer.testing import CliRunner
 
 from tienlen.cli import app
 from tienlen.engine.game import PASS, Game
-from tienlen.engine.record import parse_record, record_of, replay
+from tienlen.engine.record import RecordError, parse_record, record_of, replay
 from tienlen.engine.rules import PRESETS, RuleSet, RuleSetError
 from tienlen.engine.scoring_rules import SCORING_PRESETS, ScoringRules
-from tienlen.money.settlement import (
-    Settlement,
-    SettlementError,
-    hand_penalties,
-    replay_fields,
-    settle,
-)
+from tienlen.money.hands import hand_penalties
+from tienlen.money.settlement import Settlement, SettlementError, replay_fields, settle
+from tienlen.money.words import penalty_name
 
 RECORDS = Path(__file__).resolve().parent / "records"
 
@@ -51,7 +47,7 @@ def game_of(name: str, ruleset: Any = None) -> Game:
 
 def penalties(hand: str, preset: str) -> list[tuple[str, int, int]]:
     found = hand_penalties(m(hand), SCORING_PRESETS[preset])
-    return sorted((p.vi, p.units, p.cards) for p in found)
+    return sorted((penalty_name(p)[1], p.units, p.cards) for p in found)
 
 
 # --- reading a hand for thối ---------------------------------------------------------------
@@ -102,7 +98,7 @@ def test_penalties_use_only_held_cards_each_once(hand: int, preset: str) -> None
     for p in found:
         assert p.cards & ~hand == 0
         assert p.units > 0
-        if p.vi != "3 bích":
+        if p.kind != "three_spades":
             assert p.cards & used == 0, "no card in two bombs or heo"
             used |= p.cards
 
@@ -175,20 +171,24 @@ def test_place_payouts_are_configurable() -> None:
     assert settle(game).deltas == [1, -1, -5, 5]
 
 
-def test_house_fee_comes_from_the_rule_set_unless_given() -> None:
-    game = game_of("thapthanh_eighteen", {"preset": "thapthanh", "overrides": {}})
-    assert settle(game, bet=1000).fee == 0
-    rules = {"preset": "thapthanh", "overrides": {"scoring": {"house_fee_percent": 4}}}
-    with_fee = settle(game_of("thapthanh_eighteen", rules), bet=1000)
-    assert (with_fee.fee, with_fee.deltas) == (720, [17280, -18000])
-    assert settle(game_of("thapthanh_eighteen", rules), bet=1000, fee_percent=0).fee == 0
-
-
-def test_fee_is_rounded_down_per_winner() -> None:
+def test_the_house_fee_is_given_to_settle_not_the_rule_set() -> None:
     game = game_of("thapthanh_eighteen")
-    assert settle(game, bet=1, fee_percent=6).fees == [1, 0]  # 18 × 6 % = 1.08
-    assert settle(game, bet=1000, fee_percent=2.5).fees == [450, 0]
-    assert settle(game, bet=7, fee_percent=33.3).fees == [41, 0]  # 126 × 0.333 = 41.958
+    assert settle(game, bet=1000).fee == 0, "no fee unless one is given: a friendly table"
+    with_fee = settle(game, bet=1000, fee_bp=400)
+    assert (with_fee.fee, with_fee.fee_bp, with_fee.deltas) == (720, 400, [17280, -18000])
+    rules = {"preset": "thapthanh", "overrides": {"scoring": {"house_fee_percent": 4}}}
+    with pytest.raises(RecordError, match="unknown scoring option"):
+        game_of("thapthanh_eighteen", rules)
+
+
+def test_fee_is_in_basis_points_rounded_down_per_winner() -> None:
+    game = game_of("thapthanh_eighteen")
+    assert settle(game, bet=1, fee_bp=600).fees == [1, 0]  # 18 × 6 % = 1.08
+    assert settle(game, bet=1000, fee_bp=250).fees == [450, 0]
+    assert settle(game, bet=7, fee_bp=3330).fees == [41, 0]  # 126 × 0.333 = 41.958
+    assert settle(game, bet=7, fee_bp=1).fees == [0, 0]  # 126 × 0.01 % = 0.0126
+    assert settle(game, bet=10_000, fee_bp=1).fees == [18, 0]
+    assert settle(game, bet=1, fee_bp=9999).fees == [17, 0]  # 17.998
 
 
 @pytest.mark.parametrize(
@@ -200,8 +200,7 @@ def test_fee_is_rounded_down_per_winner() -> None:
         ({"cong_multiplier": 0}, "cong_multiplier must be a whole number, 1 or more"),
         ({"penalty_counting": "times"}, "penalty_counting must be"),
         ({"place_units": [1, -1]}, "place_units must be"),
-        ({"house_fee_percent": 100}, "house_fee_percent must be"),
-        ({"house_fee_percent": float("nan")}, "house_fee_percent must be"),
+        ({"house_fee_percent": 4}, "unknown scoring option"),
         ({"chop_pays": "yes"}, "chop_pays must be true or false"),
     ],
 )
@@ -238,10 +237,12 @@ def test_an_unfinished_game_is_not_settled() -> None:
         ({"balances": [10]}, "balances must list 2 seats"),
         ({"balances": [10, -1]}, r"balances\[1\] must be"),
         ({"balances": [10, True]}, r"balances\[1\] must be"),
-        ({"fee_percent": -1}, "house fee must be"),
-        ({"fee_percent": 100}, "house fee must be"),
-        ({"fee_percent": float("inf")}, "house fee must be"),
-        ({"fee_percent": "6"}, "house fee must be"),
+        ({"fee_bp": -1}, "house fee must be"),
+        ({"fee_bp": 10_000}, "house fee must be"),
+        ({"fee_bp": 6.0}, "house fee must be"),
+        ({"fee_bp": float("inf")}, "house fee must be"),
+        ({"fee_bp": "600"}, "house fee must be"),
+        ({"fee_bp": True}, "house fee must be"),
     ],
 )
 def test_bad_settlement_arguments(kwargs: dict[str, Any], message: str) -> None:
@@ -261,7 +262,13 @@ def run_cli(data: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         ({"room": "casino"}, "room must be one of trainee, tycoon, vip"),
         ({"balances": "lots"}, "balances must be a list"),
         ({"balances": [1, 2, 3]}, "balances must list 2 seats"),
+        ({"house_fee_bp": 10_000}, "house fee must be"),
+        ({"house_fee_bp": 6.5}, "house fee must be"),
         ({"house_fee_percent": 150}, "house fee must be"),
+        ({"house_fee_percent": 2.345}, "not a whole number of basis points"),
+        ({"house_fee_percent": float("inf")}, "house_fee_percent must be a finite number"),
+        ({"house_fee_percent": "6"}, "house_fee_percent must be a number"),
+        ({"house_fee_percent": 6, "house_fee_bp": 600}, "not both"),
     ],
 )
 def test_replay_refuses_bad_money_fields(extra: dict[str, Any], message: str) -> None:
@@ -273,12 +280,21 @@ def test_replay_refuses_bad_money_fields(extra: dict[str, Any], message: str) ->
 
 
 def test_replay_fee_field_overrides_the_room() -> None:
-    data = record_data("thapthanh_eighteen") | {"room": "vip", "house_fee_percent": 0}
+    data = record_data("thapthanh_eighteen") | {"room": "vip", "house_fee_bp": 0}
     code, out = run_cli(data)
     assert code == 0
-    assert out["fee"] == 0
+    assert (out["fee"], out["fee_bp"]) == (0, 0)
     code, out = run_cli(record_data("thapthanh_eighteen") | {"room": "tycoon"})
-    assert (out["fee"], out["fee_percent"]) == (720, 4.0)
+    assert (out["fee"], out["fee_bp"]) == (720, 400)
+
+
+def test_replay_reads_an_old_records_fee_in_percent_as_basis_points() -> None:
+    for percent, bp, fee in ((6, 600, 1080), (2.5, 250, 450), (0.01, 1, 1)):
+        code, out = run_cli(record_data("thapthanh_eighteen") | {"house_fee_percent": percent})
+        assert code == 0
+        assert (out["fee_bp"], out["fee"]) == (bp, fee)
+    data = record_data("thapthanh_eighteen") | {"room": "trainee", "house_fee_percent": 2}
+    assert run_cli(data)[1]["fee_bp"] == 200
 
 
 def test_unfinished_record_prints_no_settlement() -> None:
@@ -304,6 +320,7 @@ def test_settlement_to_dict_is_the_replay_contract() -> None:
         "reason",
         "reason_vi",
         "kind",
+        "facts",
     }
 
 
@@ -387,7 +404,7 @@ def play_randomly(rules: RuleSet, n: int, seed: int) -> Game:
 
 
 def check_settlement(
-    game: Game, result: Settlement, balances: list[int] | None, fee_percent: float
+    game: Game, result: Settlement, balances: list[int] | None, fee_bp: int
 ) -> None:
     n = game.n
     assert sum(result.deltas) + result.fee == 0
@@ -400,7 +417,7 @@ def check_settlement(
             assert item.amount == item.owed
         net[item.payer] -= item.amount
         net[item.payee] += item.amount
-    fraction = Fraction(str(fee_percent)) / 100
+    fraction = Fraction(fee_bp, 10_000)
     for seat in range(n):
         assert result.fees[seat] == (math.floor(net[seat] * fraction) if net[seat] > 0 else 0)
         assert result.deltas[seat] == net[seat] - result.fees[seat]
@@ -416,7 +433,7 @@ def check_settlement(
     seed=st.integers(0, 2**32 - 1),
     bet=st.sampled_from([1, 7, 1000]),
     balances=st.none() | st.lists(st.integers(0, 400), min_size=4, max_size=4),
-    fee_percent=st.sampled_from([0, 2, 4, 6, 2.5, 99.5]),
+    fee_bp=st.sampled_from([0, 1, 200, 400, 600, 250, 9950, 9999]),
 )
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_random_games_conserve_chips_and_respect_balances(
@@ -425,14 +442,14 @@ def test_random_games_conserve_chips_and_respect_balances(
     seed: int,
     bet: int,
     balances: list[int] | None,
-    fee_percent: float,
+    fee_bp: int,
 ) -> None:
     game = play_randomly(RuleSet.preset(preset), n, seed)
     chips = None if balances is None else [b * bet // 10 for b in balances[:n]]
-    result = settle(game, bet=bet, balances=chips, fee_percent=fee_percent)
-    check_settlement(game, result, chips, fee_percent)
-    # Without balances or fee, the same game through its record settles identically.
-    extra: dict[str, Any] = {"house_fee_percent": fee_percent}
+    result = settle(game, bet=bet, balances=chips, fee_bp=fee_bp)
+    check_settlement(game, result, chips, fee_bp)
+    # The same game through its record settles identically.
+    extra: dict[str, Any] = {"house_fee_bp": fee_bp}
     if chips is not None:
         extra["balances"] = chips
     record = parse_record(record_of(game, bet=bet, extra=extra).to_dict())

@@ -330,7 +330,7 @@ def test_short_balance_and_room_fee() -> None:
     assert out["fee"] == 300
     assert out["fees"] == [300, 0]
     assert out["deltas"] == [4700, -5000]
-    assert out["fee_percent"] == 6.0
+    assert out["fee_bp"] == 600
 
 
 def test_installed_command_prints_the_settlement() -> None:

@@ -22,6 +22,7 @@ from ..engine.game import PASS, Game
 from ..engine.moves import runs, sets
 from ..engine.rules import RuleSet
 from ..engine.views import SeatView
+from ..money.hands import thoi_units
 from .planner import best_split, counts_key, part_masks, strength
 
 CHOP_BONUS = 0.8
@@ -124,23 +125,6 @@ def _is_precious(mask: int, code: int) -> bool:
     return bool(mask & TWOS_MASK) or C.is_bomb(code)
 
 
-def _thoi_value(mask: int, code: int, rules: RuleSet) -> float:
-    """What holding these cards at the end would cost in bets (thối), under the preset."""
-    scoring = rules.scoring
-    value = 0.0
-    twos = mask & TWOS_MASK
-    while twos:
-        low = twos & -twos
-        card = low.bit_length() - 1
-        value += scoring.red_two if card & 3 >= 2 else scoring.black_two
-        twos ^= low
-    if code >> 16 == C.QUAD:
-        value += scoring.quad
-    elif code >> 16 == C.PAIRS:
-        value += scoring.pairs3 if (code >> 8) & 0xFF == 3 else scoring.pairs4
-    return value
-
-
 class StrategicPolicy:
     """The strategic decision rule, shared by the strategic bot and the search's look-ahead."""
 
@@ -229,7 +213,7 @@ class StrategicPolicy:
                 if table_precious and C.is_bomb(code):
                     gain += CHOP_BONUS
                 elif urgent:
-                    gain += _thoi_value(play, code, rules) / 20
+                    gain += thoi_units(play, rules.scoring) / 20
                 else:
                     # Early, a 2 or a bomb is worth more in the hand than on this round.
                     gain -= 0.15 * (hand_size - 4)

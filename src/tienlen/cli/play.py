@@ -37,9 +37,8 @@ from ..engine.events import (
 )
 from ..engine.game import PASS, Action, Game
 from ..engine.rules import INSTANT_WIN_HANDS, RuleSet, RuleSetError
-from ..engine.series import next_game
 from ..engine.views import SeatView, view_of
-from ..money.settlement import Settlement, settle
+from ..money.settlement import Settlement, next_game_after, settle
 
 HUMAN = 0
 """The person always sits at seat 0; the bots follow in play order."""
@@ -160,9 +159,9 @@ class Session:
         try:
             while o.games is None or played < o.games:
                 game = Game.new(self.rules, self.n, rng=self.rng, **start)
-                settlement = self.play_game(game, played + 1)
+                self.play_game(game, played + 1)
                 played += 1
-                start = next_game(game, leader=settlement.den_bai).kwargs()
+                start = next_game_after(game).kwargs()
                 if o.games is None and not self.another_game():
                     break
         except (QuitSession, KeyboardInterrupt):  # Ctrl-C while a bot thinks, too

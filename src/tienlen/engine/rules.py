@@ -200,6 +200,10 @@ class RuleSet:
             except TypeError:
                 raise RuleSetError("chops must be a list of [victim, chopper] pairs") from None
         if isinstance(overrides.get("scoring"), dict):
+            known = {f.name for f in dataclasses.fields(ScoringRules)}
+            unknown = set(overrides["scoring"]) - known
+            if unknown:
+                raise RuleSetError(f"unknown scoring option(s): {', '.join(sorted(unknown))}")
             overrides["scoring"] = dataclasses.replace(self.scoring, **overrides["scoring"])
         return dataclasses.replace(self, **overrides)
 

@@ -1,13 +1,14 @@
 """Money options of a rule set: what each card, heo and hàng is worth, in units of the bet.
 
-Kept apart from :mod:`tienlen.rules` so that settlement code (``tienlen.scoring``) owns it; a
-:class:`~tienlen.rules.RuleSet` holds one of these as its ``scoring`` field. docs/SCORING.md
-explains every option and each preset's arithmetic, with the seeds' worked examples.
+Kept apart from :mod:`tienlen.engine.rules` so that settlement (:mod:`tienlen.money`) owns
+its meaning; a :class:`~tienlen.engine.rules.RuleSet` holds one of these as its ``scoring``
+field. docs/SCORING.md explains every option and each preset's arithmetic, with the seeds'
+worked examples. The house fee is not here: it belongs to the room a table is opened in
+(:mod:`tienlen.money.rooms`), not to the rules of the game.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -68,9 +69,6 @@ class ScoringRules:
     cong_pays_everyone: bool = False
     """Seed 004's other reckoning: each cóng player pays an instant-win loss to the first and
     to every player not cóng, and nothing else is paid."""
-    # --- house --------------------------------------------------------------------------------
-    house_fee_percent: float = 0.0
-    """Taken from each player's net winnings (seed 000 rooms: 6, 4, 2). 0 for friendly tables."""
 
     def __post_init__(self) -> None:
         if isinstance(self.place_units, list):  # from a JSON override
@@ -109,14 +107,6 @@ class ScoringRules:
             _is_count(u) for u in self.place_units
         ):
             out.append("place_units must be a list of whole numbers of bets, 0 or more")
-        fee = self.house_fee_percent
-        if (
-            isinstance(fee, bool)
-            or not isinstance(fee, (int, float))
-            or not math.isfinite(fee)
-            or not 0 <= fee < 100
-        ):
-            out.append("house_fee_percent must be a number from 0 to less than 100")
         for name in (
             "chop_pays",
             "cong_sweep_only",
@@ -198,10 +188,3 @@ SCORING_PRESETS: dict[str, ScoringRules] = {
         den_bai=True,
     ),
 }
-
-ROOM_FEES: dict[str, tuple[int, int, float]] = {
-    "trainee": (1_000, 5_000, 6.0),
-    "tycoon": (5_000, 100_000, 4.0),
-    "vip": (200_000, 2_000_000, 2.0),
-}
-"""Seed 000's rooms (Tập sự, Đại gia, VIP): (lowest bet, highest bet, house fee %)."""

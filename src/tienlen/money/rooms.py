@@ -1,0 +1,84 @@
+"""The lobby's rooms (seed 000): bet ranges, house fees and who may enter.
+
+Fees belong to the room a table is opened in, not to the rules of the game: settlement takes
+a fee in basis points and the lobby (or ``tienlen replay``, for a record naming its ``room``)
+looks it up here. Seed 000, "MỨC CƯỢC và TÀI KHOẢN": "Tập sự : 1.000 – 5.000 Chip, Mức phí :
+6 % … Điều kiện để vào phòng … Chủ bàn chỉ được đặt mức cược không quá 1/10 TK đang có …
+TK chủ bàn tối thiểu gấp 15 lần mức cược".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "INVITE_MULTIPLE",
+    "MAX_BET_DIVISOR",
+    "ROOMS",
+    "Room",
+    "RoomError",
+    "can_invite",
+    "max_bet",
+    "room",
+]
+
+
+class RoomError(ValueError):
+    """No such room."""
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """One room of the lobby."""
+
+    key: str
+    """How records and the server name it: ``trainee``, ``tycoon``, ``vip``."""
+    name_en: str
+    name_vi: str
+    min_bet: int
+    max_bet: int
+    """Bets allowed at its tables, in chips, both ends included."""
+    fee_bp: int
+    """House fee on each winner's net winnings, in basis points (600 = 6 %)."""
+    min_balance: int = 0
+    """Chips a player needs to enter."""
+    min_vip_points: int = 0
+    """VIP points a player needs to enter."""
+
+    def allows_bet(self, bet: int) -> bool:
+        return self.min_bet <= bet <= self.max_bet
+
+    def admits(self, balance: int, vip_points: int = 0) -> bool:
+        """Whether a player with these chips and VIP points may enter."""
+        return balance >= self.min_balance and vip_points >= self.min_vip_points
+
+
+ROOMS: dict[str, Room] = {
+    "trainee": Room("trainee", "trainee", "Tập sự", 1_000, 5_000, 600),
+    "tycoon": Room("tycoon", "tycoon", "Đại gia", 5_000, 100_000, 400, min_balance=200_000),
+    "vip": Room("vip", "VIP", "VIP", 200_000, 2_000_000, 200, min_vip_points=100),
+}
+"""Seed 000's rooms, cheapest first."""
+
+MAX_BET_DIVISOR = 10
+"""A table's owner may set a bet of at most 1/10 of their balance."""
+INVITE_MULTIPLE = 15
+"""To invite players, the owner needs at least 15 × the bet."""
+
+
+def room(key: str) -> Room:
+    """The room called ``key``; :class:`RoomError` names the rooms there are."""
+    found = ROOMS.get(key) if isinstance(key, str) else None
+    if found is None:
+        raise RoomError(f"room must be one of {', '.join(ROOMS)}, not {key!r}")
+    return found
+
+
+def max_bet(balance: int) -> int:
+    """The highest bet a table's owner holding ``balance`` chips may set."""
+    return balance // MAX_BET_DIVISOR
+
+
+def can_invite(owner_balance: int, bet: int) -> bool:
+    """Whether a table's owner holding ``owner_balance`` chips may invite players at ``bet``."""
+    return owner_balance >= INVITE_MULTIPLE * bet
