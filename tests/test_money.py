@@ -23,7 +23,7 @@ from tienlen.engine.game import PASS, Game
 from tienlen.engine.record import parse_record, replay
 from tienlen.engine.rules import RuleSet
 from tienlen.engine.scoring_rules import SCORING_PRESETS
-from tienlen.money.hands import loss_units, thoi_units
+from tienlen.money.hands import hand_penalties, loss_units, thoi_units
 from tienlen.money.items import (
     CardsFacts,
     ChopFacts,
@@ -214,6 +214,15 @@ def test_table_owner_limits() -> None:
 
 
 # --- one place for money that decides play ----------------------------------------------------
+
+
+@given(st.integers(0, (1 << 52) - 1) | st.integers(0, (1 << 52) - 1).map(lambda h: h & h >> 1))
+@settings(max_examples=300, deadline=None)
+def test_a_hand_with_a_bomb_is_always_charged_for_one(hand: int) -> None:
+    counts = [(hand >> (4 * r) & 15).bit_count() for r in range(12)]
+    has_bomb = 4 in counts or any(min(counts[r : r + 3]) >= 2 for r in range(10))
+    found = hand_penalties(hand, SCORING_PRESETS["thapthanh"])
+    assert has_bomb == any(p.kind in ("quad", "pairs") for p in found)
 
 
 @pytest.mark.parametrize(

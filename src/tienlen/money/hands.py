@@ -106,14 +106,23 @@ def cong_facts(hand: int, scoring: ScoringRules, finish_3s: bool = False) -> lis
     return lines
 
 
-def _rank_count(hand: int, rank: int) -> int:
-    return C.NIB_COUNT[(hand >> (4 * rank)) & 15]
+_BELOW_TWOS = (1 << (4 * RANK_TWO)) - 1
+_NIBBLE_LOWS = int("1" * RANK_TWO, 16)
 
 
 def _bombs(hand: int, scoring: ScoringRules) -> list[Penalty]:
     """The hàng a hand holds: four of a kinds and runs of 3+ consecutive pairs, no card used
     twice, read the way that charges most; a run counts once, at its length's value."""
-    quad_ranks = [r for r in range(RANK_TWO) if _rank_count(hand, r) == 4]
+    # Each rank's nibble, 3 to A, read in parallel: bit 4r of ``pairs`` is set when rank r
+    # holds 2 or more cards, of ``fours`` when it holds all 4.
+    a = hand & _BELOW_TWOS
+    b, c, d = a >> 1, a >> 2, a >> 3
+    pairs = (a & (b | c | d) | b & (c | d) | c & d) & _NIBBLE_LOWS
+    fours = a & b & c & d & _NIBBLE_LOWS
+    if not fours and not pairs & (pairs >> 4) & (pairs >> 8):
+        return []  # no four of a kind and no three pairs in a row: the common case, fast
+    counts = [C.NIB_COUNT[(hand >> (4 * r)) & 15] for r in range(RANK_TWO)]
+    quad_ranks = [r for r, n in enumerate(counts) if n == 4]
     best: list[Penalty] = []
     best_value = -1
     for choice in range(1 << len(quad_ranks)):
@@ -121,7 +130,7 @@ def _bombs(hand: int, scoring: ScoringRules) -> list[Penalty]:
         found = [Penalty("quad", 0xF << (4 * r), scoring.quad) for r in quads]
         run: list[int] = []
         for r in range(RANK_TWO + 1):
-            if r < RANK_TWO and r not in quads and _rank_count(hand, r) >= 2:
+            if r < RANK_TWO and r not in quads and counts[r] >= 2:
                 run.append(r)
                 continue
             if len(run) >= 3:
