@@ -67,13 +67,7 @@ def test_the_check_catches_upward_and_terminal_imports() -> None:
     ]
 
 
-TOO_LONG_FOR_NOW = {"money/settlement.py"}
-"""Being split by job (issue 7 §6); remove once it is."""
-
-
 @pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_no_module_is_too_long(path: Path) -> None:
-    if str(path.relative_to(PACKAGE)) in TOO_LONG_FOR_NOW:
-        pytest.skip("being split")
     lines = len(path.read_text(encoding="utf-8").splitlines())
     assert lines <= 650, f"{path.name} has {lines} lines: split it by job"
