@@ -20,6 +20,7 @@ from ..engine.rules import PRESETS, RuleSet, RuleSetError
 from ..money.settlement import replay_fields
 from .arena import arena_cmd
 from .play import play_cmd
+from .verify import verify_cmd
 
 app = typer.Typer(
     help="Tiến Lên Miền Nam: rules engine, scoring, bots and tools.",
@@ -256,6 +257,9 @@ def presets_cmd() -> None:
 # Bots: the commands' code lives in arena.py and play.py.
 app.command("arena")(arena_cmd)
 app.command("play")(play_cmd)
+
+# Deals anyone can verify (docs/FAIRNESS.md): the command's code lives in verify.py.
+app.command("verify")(verify_cmd)
 
 
 def main() -> None:  # pragma: no cover
