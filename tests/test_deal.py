@@ -456,6 +456,34 @@ def test_cli_json_output() -> None:
     assert out["hands"] == VECTORS[0]["hands"] and out["commitment"] == VECTORS[0]["commitment"]
 
 
+def test_cli_says_when_the_game_was_redealt() -> None:
+    vector = VECTORS[2]
+    record = {
+        "ruleset": {"preset": "bigfun", "overrides": {"redeal_four_twos": True}},
+        "hands": vector["hands"],
+        "deal": D.deal_field(bytes.fromhex(vector["server_seed"])),
+    }
+    result = verify_cli("-", stdin=json.dumps(record))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("ok: the hands are deal 1 of the revealed seeds, ")
+    assert result.stdout.rstrip().endswith("(redealt: deal 0: seat 2 held all four 2s)")
+
+
+def test_cli_json_lists_a_mismatch_without_a_seat() -> None:
+    record = doc_record()
+    del record["deal"]["server_seed"]
+    result = verify_cli("--json", "-", stdin=json.dumps(record))
+    assert result.exit_code == 1
+    out = json.loads(result.stdout)
+    assert out["ok"] is False and out["hands"] is None and out["deal_index"] is None
+    assert out["mismatches"] == [
+        {
+            "code": "missing_server_seed",
+            "message": "the deal has no server_seed (it is revealed only after the game)",
+        }
+    ]
+
+
 def test_cli_reads_json_lines_and_exits_with_the_worst_outcome() -> None:
     good = json.dumps(doc_record())
     tampered = doc_record()
@@ -571,11 +599,13 @@ def test_no_card_favours_a_position(hundred_thousand_decks: bytes) -> None:
     statistic = position_statistic(hundred_thousand_decks, 100_000)
     assert statistic < chi_square_critical(51 * 51)  # about 2958; the mean is 2601
     assert statistic > 2601 - 6 * (2 * 2601) ** 0.5, "too uniform to be random"
+    assert f"The code scores {statistic:,.0f};" in DOC_TEXT
 
 
 def test_no_card_favours_a_seat(hundred_thousand_decks: bytes) -> None:
     statistic = seat_statistic(hundred_thousand_decks, 100_000)
     assert statistic < chi_square_critical(51 * 3)
+    assert f"card × seat scores {statistic:,.0f} against 153" in DOC_TEXT
 
 
 def modulo_shuffle(stream: Iterator[int]) -> list[int]:
@@ -604,5 +634,6 @@ def test_the_statistic_flags_a_biased_shuffle(
     assert statistic > chi_square_critical(51 * 51)
 
 
-def test_the_page_states_the_threshold() -> None:
-    assert f"about {chi_square_critical(51 * 51):,.0f}" in DOC_TEXT
+def test_the_page_states_the_thresholds() -> None:
+    assert f"quantile (about {chi_square_critical(51 * 51):,.0f})" in DOC_TEXT
+    assert f"quantile about {chi_square_critical(51 * 3):,.0f})" in DOC_TEXT

@@ -71,7 +71,6 @@ class Verification:
     def to_dict(self) -> dict[str, Any]:
         return {
             "ok": self.ok,
-            "scheme": SCHEME,
             "commitment": self.commitment,
             "deal_index": self.deal_index,
             "redealt": self.redealt,
