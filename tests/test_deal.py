@@ -276,8 +276,10 @@ def test_a_record_written_by_the_engine_verifies() -> None:
     server_seed, clients = bytes.fromhex(VECTORS[2]["server_seed"]), []
     dealt = D.deal_game(server_seed, clients, 4, redeal_four_twos=rules.redeal_four_twos)
     game = Game(rules, dealt.hands)
+    game.deal = D.deal_field(server_seed, clients)
     game.apply_action(game.legal_actions()[-1])
-    data = record_of(game, extra={"deal": D.deal_field(server_seed, clients)}).to_dict()
+    data = record_of(game).to_dict()
+    assert data["deal"]["commitment"] == VECTORS[2]["commitment"]
     result = verify_record(data)
     assert result.ok and result.deal_index == 1
     assert result.redealt == ["deal 0: seat 2 held all four 2s"]
