@@ -467,7 +467,7 @@ def test_cli_says_when_the_game_was_redealt() -> None:
     }
     result = verify_cli("-", stdin=json.dumps(record))
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("ok: the hands are deal 1 of the revealed seeds, ")
+    assert result.stdout.startswith("OK: the hands are deal 1 of the revealed seeds, ")
     assert result.stdout.rstrip().endswith("(redealt: deal 0: seat 2 held all four 2s)")
 
 
@@ -494,9 +494,9 @@ def test_cli_reads_json_lines_and_exits_with_the_worst_outcome() -> None:
     result = verify_cli("-", stdin="\n".join(lines) + "\n")
     assert result.exit_code == 1
     out = result.stdout.splitlines()
-    assert len(out) == 5 and out[0].startswith("line 1: ok: ")
+    assert len(out) == 5 and out[0].startswith("line 1: OK: ")
     for seat, line in enumerate(out[1:]):
-        assert line.startswith(f"line 3: mismatch: seat {seat}: the seeds deal ")
+        assert line.startswith(f"line 3: Mismatch: seat {seat}: the seeds deal ")
     result = verify_cli("--json", "-", stdin="\n".join([*lines, '{"hands": 1}', "{"]))
     assert result.exit_code == 2
     rows = [json.loads(line) for line in result.stdout.splitlines()]
@@ -511,11 +511,11 @@ def test_cli_reads_json_lines_and_exits_with_the_worst_outcome() -> None:
 @pytest.mark.parametrize(
     ("stdin", "message"),
     [
-        ("not json", "error: not JSON"),
-        ("[" * 100_000, "error: not JSON this engine reads: nested too deep"),
-        ("", "error: not JSON"),
-        ("[1, 2]", "error: a game record is a JSON object"),
-        ('{"hands": ["3s", "3s 3s"]}', "error: hands[1]: card 3♠ is written twice"),
+        ("not json", "Error: not JSON"),
+        ("[" * 100_000, "Error: not JSON this engine reads: nested too deep"),
+        ("", "Error: not JSON"),
+        ("[1, 2]", "Error: a game record is a JSON object"),
+        ('{"hands": ["3s", "3s 3s"]}', "Error: hands[1]: card 3♠ is written twice"),
     ],
 )
 def test_cli_exits_2_on_an_unreadable_record(stdin: str, message: str) -> None:
@@ -525,9 +525,29 @@ def test_cli_exits_2_on_an_unreadable_record(stdin: str, message: str) -> None:
     assert result.exception is None or isinstance(result.exception, SystemExit)
 
 
+def test_cli_json_errors_write_cards_in_ascii() -> None:
+    result = verify_cli("--json", "-", stdin='{"hands": ["3s", "3s 3s"]}')
+    assert result.exit_code == 2
+    error = json.loads(result.stdout)["error"]
+    assert error == {"code": "bad_record", "message": "hands[1]: card 3s is written twice"}
+
+
+def test_cli_reads_a_jsonl_file_by_lines_and_refuses_text_that_only_looks_like_lines(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "one.jsonl"
+    path.write_text(json.dumps(doc_record()) + "\n", encoding="utf-8")
+    result = verify_cli(str(path))
+    assert result.exit_code == 0 and result.stdout.startswith("line 1: OK: ")
+    # Several values whose first line is not JSON on its own: one bad record, not lines.
+    pretty = json.dumps(doc_record(), indent=2)
+    result = verify_cli("-", stdin=pretty + "\n" + pretty)
+    assert result.exit_code == 2 and result.stderr.startswith("Error: not JSON: Extra data")
+
+
 def test_cli_exits_2_on_a_missing_file_or_bad_bytes(tmp_path: Path) -> None:
     result = verify_cli(str(tmp_path / "nowhere.json"))
-    assert result.exit_code == 2 and result.stderr.startswith("error: ")
+    assert result.exit_code == 2 and result.stderr.startswith("Error: ")
     path = tmp_path / "latin1.json"
     path.write_bytes(b'{"hands": ["\xe9"]}')
     result = verify_cli("--json", str(path))

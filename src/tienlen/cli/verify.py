@@ -34,23 +34,26 @@ def _parse(text: str) -> Any:
         return Unreadable("bad_json", "not JSON this engine reads: nested too deep")
 
 
-def read_records(text: str) -> list[tuple[int | None, Any]]:
-    """``(line, value)`` for each record: one JSON value (line ``None``), or else JSON Lines
-    (text that holds more than one JSON value), one value per non-blank line."""
-    try:
-        return [(None, json.loads(text))]
-    except json.JSONDecodeError as exc:
-        if exc.msg != "Extra data":
+def read_records(text: str, lines: bool = False) -> list[tuple[int | None, Any]]:
+    """``(line, value)`` for each record: one JSON value (line ``None``), or JSON lines, one
+    value per non-blank line: when ``lines`` (a ``.jsonl`` file) or when the text is several
+    JSON values whose first line is JSON on its own, as ``tienlen replay`` reads them."""
+    if not lines:
+        try:
+            return [(None, json.loads(text))]
+        except json.JSONDecodeError as exc:
+            first = text.lstrip().split("\n", 1)[0]
+            if exc.msg != "Extra data" or isinstance(_parse(first), Unreadable):
+                return [(None, _parse(text))]
+        except RecursionError:
             return [(None, _parse(text))]
-    except RecursionError:
-        return [(None, _parse(text))]
-    lines = enumerate(text.splitlines(), start=1)
-    return [(number, _parse(line)) for number, line in lines if line.strip()]
+    numbered = enumerate(text.splitlines(), start=1)
+    return [(number, _parse(line)) for number, line in numbered if line.strip()]
 
 
 def _summary(result: Verification) -> str:
     commitment = (result.commitment or "")[:16]
-    line = f"ok: the hands are deal {result.deal_index} of the revealed seeds"
+    line = f"OK: the hands are deal {result.deal_index} of the revealed seeds"
     line += f", and SHA-256 of the server seed is the commitment {commitment}…"
     if result.redealt:
         line += f" (redealt: {'; '.join(result.redealt)})"
@@ -76,7 +79,7 @@ def verify_cmd(
     except UnicodeDecodeError as exc:
         records = [(None, Unreadable("io_error", f"not UTF-8 text: {exc}"))]
     else:
-        records = read_records(text)
+        records = read_records(text, lines=file.endswith(".jsonl"))
     worst = 0
     for line, data in records:
         where = "" if line is None else f"line {line}: "
@@ -88,10 +91,12 @@ def verify_cmd(
             worst = 2
             code = data.code if isinstance(data, Unreadable) else exc.code
             if as_json:
-                error = {"code": code, "message": str(exc)}
+                from .app import ascii_cards  # JSON output writes cards in ASCII, as replay does
+
+                error = {"code": code, "message": ascii_cards(str(exc))}
                 typer.echo(json.dumps({"line": line, "error": error}, ensure_ascii=False))
             else:
-                typer.echo(f"{where}error: {exc}", err=True)
+                typer.echo(f"{where}Error: {exc}", err=True)
             continue
         if not result.ok:
             worst = max(worst, 1)
@@ -101,5 +106,5 @@ def verify_cmd(
             typer.echo(where + _summary(result))
         else:
             for mismatch in result.mismatches:
-                typer.echo(f"{where}mismatch: {mismatch.message}")
+                typer.echo(f"{where}Mismatch: {mismatch.message}")
     raise typer.Exit(worst)
