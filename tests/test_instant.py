@@ -7,9 +7,9 @@ import pytest
 from conftest import deal, m
 
 from tienlen.engine.cards import TWOS_MASK
+from tienlen.engine.deal import random_deal as shuffle_deal
 from tienlen.engine.events import GameOver, InstantWin
 from tienlen.engine.game import Game
-from tienlen.engine.game import deal as shuffle_deal
 from tienlen.engine.instant import DETECTORS, instant_hands
 from tienlen.engine.rules import INSTANT_WIN_HANDS, PRESETS, RuleSet
 from tienlen.engine.series import next_game

@@ -25,10 +25,10 @@ from hypothesis import strategies as st
 from tienlen.engine import combos as C
 from tienlen.engine.cards import FULL_DECK, mask_ascii
 from tienlen.engine.codec import event_to_dict
+from tienlen.engine.deal import random_deal as deal_hands
 from tienlen.engine.errors import GameOverError, IllegalAction
 from tienlen.engine.events import GameOver, Play
 from tienlen.engine.game import PASS, Game
-from tienlen.engine.game import deal as deal_hands
 from tienlen.engine.moves import beating_plays, leading_plays
 from tienlen.engine.record import parse_record, record_of, replay
 from tienlen.engine.rules import PRESETS, RuleSet

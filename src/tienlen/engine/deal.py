@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import random
 import re
 import secrets
 from collections.abc import Iterator, Sequence
@@ -253,3 +254,19 @@ def deal_field(server_seed: bytes, client_seeds: Sequence[bytes] = ()) -> dict[s
         "server_seed": seed_hex(server_seed),
         "client_seeds": [seed_hex(s) for s in client_seeds],
     }
+
+
+def random_deal(
+    n_players: int, rng: random.Random | None = None, seed: int | None = None
+) -> list[int]:
+    """A quick deal with :mod:`random`, for bots' sampling, tests and benchmarks — never for
+    a table, whose deal must be verifiable (:func:`deal_game`). Hands as masks, dealt in
+    blocks of 13 like :func:`hands_from_deck`; ``seed`` or ``rng`` make it reproducible.
+    """
+    if not 2 <= n_players <= 4:
+        raise ValueError(f"Tiến Lên is played by 2 to 4 players, not {n_players}")
+    if rng is None:
+        rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    return hands_from_deck(deck, n_players)

@@ -26,7 +26,8 @@ from typing import Any
 from . import combos as C
 from . import errors as E
 from .actions import PASS, Action, hand_mask
-from .cards import FULL_DECK, TWOS_MASK, CardSet, mask_of, mask_str
+from .cards import FULL_DECK, TWOS_MASK, CardSet, mask_str
+from .deal import deal_field, deal_game, new_server_seed, random_deal
 from .events import (
     Chop,
     Cong,
@@ -45,28 +46,13 @@ from .legality import check_pass, check_play, check_seat, may_chop_out_of_turn, 
 from .moves import beating_plays, chopping_plays, leading_plays
 from .rules import RuleSet
 
-__all__ = ["HAND_SIZE", "PASS", "TERMINAL", "Action", "Game", "deal"]
+__all__ = ["HAND_SIZE", "PASS", "TERMINAL", "Action", "Game"]
 
 TERMINAL = -1
 """``current_player`` once the game is over."""
 HAND_SIZE = 13
 
 _OUT_OF_TURN_CATEGORIES = (C.PAIRS4, C.PAIRS5, C.PAIRS6)
-
-
-def deal(n_players: int, rng: random.Random | None = None, seed: int | None = None) -> list[int]:
-    """Shuffle a deck and deal 13 cards to each of 2–4 players (hands as masks).
-
-    Pass ``seed`` for a reproducible deal, or an ``rng``; ``random.SystemRandom()`` gives the
-    cryptographic shuffle real tables use.
-    """
-    if not 2 <= n_players <= 4:
-        raise ValueError(f"Tiến Lên is played by 2 to 4 players, not {n_players}")
-    if rng is None:
-        rng = random.Random(seed)
-    deck = list(range(52))
-    rng.shuffle(deck)
-    return [mask_of(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i in range(n_players)]
 
 
 _new_tuple = tuple.__new__
@@ -163,31 +149,45 @@ class Game:
         seed: int | None = None,
         rng: random.Random | None = None,
         secure: bool = False,
+        server_seed: bytes | None = None,
+        client_seeds: Sequence[bytes] = (),
         first_game: bool = True,
         leader: int | None = None,
         barred_instant_winner: int | None = None,
     ) -> Game:
         """Deal (the seeded chance step) and start a game; redeals four 2s when the rules say.
 
-        ``seed`` or ``rng`` make the deal reproducible; ``secure=True`` shuffles with the
-        operating system's cryptographic generator, as real-money tables must.
+        ``seed`` or ``rng`` make a quick deal reproducible (bots, tests, benchmarks). A real
+        table deals verifiably (docs/FAIRNESS.md): ``secure=True`` draws a fresh secret server
+        seed, or pass the ``server_seed`` whose commitment the table published, with the
+        seats' ``client_seeds``; :attr:`deal` then holds what a player needs to check the deal.
         """
-        if secure:
+        if secure or server_seed is not None:
             if seed is not None or rng is not None:
-                raise ValueError("a secure deal cannot be seeded")
-            rng = random.SystemRandom()
-        if rng is None:
-            rng = random.Random(seed)
-        hands = deal(n_players, rng)
-        while rules.redeal_four_twos and any(h & TWOS_MASK == TWOS_MASK for h in hands):
-            hands = deal(n_players, rng)
-        return cls(
+                raise ValueError("a verifiable deal comes from seeds, not from a random generator")
+            server_seed = new_server_seed() if server_seed is None else server_seed
+            dealt = deal_game(
+                server_seed, client_seeds, n_players, redeal_four_twos=rules.redeal_four_twos
+            )
+            hands = dealt.hands
+        else:
+            if client_seeds:
+                raise ValueError("client seeds need a verifiable deal (secure or server_seed)")
+            if rng is None:
+                rng = random.Random(seed)
+            hands = random_deal(n_players, rng)
+            while rules.redeal_four_twos and any(h & TWOS_MASK == TWOS_MASK for h in hands):
+                hands = random_deal(n_players, rng)
+        game = cls(
             rules,
             hands,
             first_game=first_game,
             leader=leader,
             barred_instant_winner=barred_instant_winner,
         )
+        if server_seed is not None:
+            game.deal = deal_field(server_seed, client_seeds)
+        return game
 
     # --- OpenSpiel-style interface --------------------------------------------------------------
     @property
