@@ -229,7 +229,7 @@ def check_window(game: Game) -> None:
             assert game.last_code != 0
 
 
-@settings(SETTINGS, max_examples=100)
+@settings(SETTINGS, max_examples=150)
 @given(
     preset=st.sampled_from(OUT_OF_TURN_PRESETS + IN_TURN_PRESETS),
     n=st.integers(2, 4),

@@ -132,7 +132,7 @@ def test_action_constructors() -> None:
 _FIRST_EVENT = {"play": Play, "pass": Pass, "timeout": (Play, Pass), "leave": Left}
 
 
-@settings(SETTINGS, max_examples=60)
+@settings(SETTINGS, max_examples=150)
 @given(preset=st.sampled_from(PRESET_NAMES), n=st.integers(2, 4), seed=st.integers(0, 2**32))
 def test_every_command_returns_exactly_its_events(preset: str, n: int, seed: int) -> None:
     game = new_game(preset, n, seed)
@@ -445,7 +445,7 @@ def check_numbering(game: Game) -> None:
     assert all(0 <= a <= len(game.history) for a in numbers)
 
 
-@settings(SETTINGS, max_examples=80)
+@settings(SETTINGS, max_examples=150)
 @given(preset=st.sampled_from(PRESET_NAMES), n=st.integers(2, 4), seed=st.integers(0, 2**32))
 def test_events_are_numbered_by_position_and_by_command(preset: str, n: int, seed: int) -> None:
     game = new_game(preset, n, seed)
