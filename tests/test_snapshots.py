@@ -212,6 +212,24 @@ def test_a_wrong_seq_is_refused() -> None:
     refused(data, "snapshot says 4 events, its actions give 3")
 
 
+@pytest.mark.parametrize("seq", [None, True, "4", 4.0])
+def test_a_snapshot_without_a_whole_seq_is_refused(seq: Any) -> None:
+    data = _snapshot()
+    if seq is None:
+        del data["seq"]
+    else:
+        data["seq"] = seq
+    refused(data, "a snapshot needs seq, the number of events so far")
+
+
+def test_a_copy_has_its_own_deal() -> None:
+    game = Game.new(RuleSet.preset("thapthanh"), 4, server_seed=bytes(32))
+    twin = game.copy()
+    assert twin.deal is not None and twin.deal == game.deal
+    twin.deal["client_seeds"] = ["ff"]
+    assert game.deal is not None and "ff" not in game.deal["client_seeds"]
+
+
 @pytest.mark.parametrize(
     "data",
     [

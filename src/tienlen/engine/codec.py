@@ -240,7 +240,10 @@ def restore_snapshot(data: Any) -> Game:
         game = replay(record)
     except ValueError as exc:
         raise RecordError(f"snapshot does not replay: {exc}") from None
-    if data.get("seq") is not None and data["seq"] != len(game.events):
+    seq = data.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        raise RecordError("a snapshot needs seq, the number of events so far")
+    if seq != len(game.events):
         raise RecordError(
             f"snapshot says {data['seq']} events, its actions give {len(game.events)}"
         )

@@ -8,8 +8,9 @@ at the end).
 
 Every event carries ``seq``, its number in the game's log (1, 2, …), and ``action``, the number
 of the command that caused it (1 for the first; 0 for what the deal itself decides, an instant
-win): the events of one command — a play and its chop — share it. Both are stamped by the game
-and take no part in equality.
+win): the events of one command — a play and its chop — share it. Private commands (declines of
+a chop offer) cause no event and are not counted, so the numbers reveal nothing about them.
+Both are stamped by the game and take no part in equality.
 """
 
 from __future__ import annotations

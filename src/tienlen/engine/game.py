@@ -128,6 +128,8 @@ class Game:
         self._cache: list[int] = []
         self._stamped = 0
         """Events numbered so far (see :meth:`_record`)."""
+        self._public_actions = 0
+        """Commands everyone may know of (all but declines), the ``action`` of their events."""
 
         lowest = seen & -seen
         if first_game:
@@ -465,9 +467,15 @@ class Game:
         self.current = leader
 
     def _record(self, action: Action) -> None:
-        """Append a command to the history and number the events it caused."""
+        """Append a command to the history and number the events it caused.
+
+        A decline is private to its seat (it tells that the seat holds the bomb), so it is not
+        counted: event numbers must not show a gap where somebody let a chop go.
+        """
         self.history.append(action)
-        self._stamp(len(self.history))
+        if action.kind != "decline":
+            self._public_actions += 1
+            self._stamp(self._public_actions)
 
     def _stamp(self, action_number: int) -> None:
         events = self.events
@@ -603,11 +611,12 @@ class Game:
         twin.over = self.over
         twin.leader = self.leader
         twin.current = self.current
-        twin.deal = self.deal
+        twin.deal = None if self.deal is None else dict(self.deal)
         twin._version = self._version
         twin._cache_version = self._cache_version
         twin._cache = self._cache
         twin._stamped = self._stamped
+        twin._public_actions = self._public_actions
         return twin
 
     def snapshot(self) -> dict[str, Any]:
