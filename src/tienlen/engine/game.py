@@ -126,10 +126,8 @@ class Game:
         self._cache_version = -1
         """``_version`` when ``_cache`` (the current player's legal actions) was computed."""
         self._cache: list[int] = []
-        self._stamped = 0
-        """Events numbered so far (see :meth:`_record`)."""
-        self._public_actions = 0
-        """Commands everyone may know of (all but declines), the ``action`` of their events."""
+        self._stamped = 0  # events numbered so far (see _record)
+        self._public_actions = 0  # commands all may know of (not declines): events' ``action``
 
         lowest = seen & -seen
         if first_game:
@@ -467,11 +465,8 @@ class Game:
         self.current = leader
 
     def _record(self, action: Action) -> None:
-        """Append a command to the history and number the events it caused.
-
-        A decline is private to its seat (it tells that the seat holds the bomb), so it is not
-        counted: event numbers must not show a gap where somebody let a chop go.
-        """
+        """Append a command to the history and number its events. A decline is private (it
+        tells that the seat holds the bomb): not counted, so numbers show no gap for it."""
         self.history.append(action)
         if action.kind != "decline":
             self._public_actions += 1
