@@ -15,6 +15,7 @@ from conftest import deal, m, snapshot
 
 from tienlen.engine import combos as C
 from tienlen.engine import errors as E
+from tienlen.engine.actions import ACTION_KINDS, Action
 from tienlen.engine.events import Chop, Cong, GameOver, Left, Pass, Play, PlayerOut, RoundWon
 from tienlen.engine.game import PASS, TERMINAL, Game
 from tienlen.engine.rules import PRESETS, RuleSet
@@ -48,14 +49,7 @@ def run(game: Game, *steps: str) -> None:
     for step in steps:
         seat_text, action = (part.strip() for part in step.split(":"))
         seat = int(seat_text)
-        if action == "pass":
-            game.pass_turn(seat)
-        elif action == "timeout":
-            game.timeout(seat)
-        elif action == "leave":
-            game.leave(seat)
-        else:
-            game.play(action, seat)
+        game.apply(Action(seat, action) if action in ACTION_KINDS else Action.play(seat, action))
 
 
 def events_of(game: Game, kind: type[T]) -> list[T]:

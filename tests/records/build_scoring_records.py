@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tienlen.engine.actions import ACTION_KINDS, Action
 from tienlen.engine.game import Game
 from tienlen.engine.record import record_of, rules_from_spec
 
@@ -507,14 +508,7 @@ SPECS: list[dict[str, Any]] = [
 def _apply(game: Game, step: str) -> None:
     seat_text, _, what = step.partition(" ")
     seat = int(seat_text)
-    if what == "pass":
-        game.pass_turn(seat)
-    elif what == "leave":
-        game.leave(seat)
-    elif what == "timeout":
-        game.timeout(seat)
-    else:
-        game.play(what, seat)
+    game.apply(Action(seat, what) if what in ACTION_KINDS else Action.play(seat, what))
 
 
 def build(spec: dict[str, Any]) -> dict[str, Any]:
