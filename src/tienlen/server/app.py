@@ -1,0 +1,88 @@
+"""The FastAPI application: ``create_app(settings)`` builds one server.
+
+At start (the ASGI lifespan) it creates the data folder and the secret key if missing, opens
+the database and applies the migrations; at stop it closes the database. Everything a request
+needs is on ``app.state.server`` (:class:`Server`): the settings, the session factory, the
+clock and the password hasher. Later slices add their routers (lobby, tables) here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+
+from fastapi import FastAPI, Request
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from .auth import Passwords
+from .clock import Clock, system_clock
+from .errors import BodyLimit, install_handlers
+from .settings import Settings, load_secret_key
+from .store.db import make_engine, make_sessions, migrate
+
+__all__ = ["Server", "create_app", "server_of"]
+
+
+@dataclass
+class Server:
+    """What the routes share, built at start."""
+
+    settings: Settings
+    engine: AsyncEngine
+    sessions: async_sessionmaker[AsyncSession]
+    clock: Clock
+    passwords: Passwords
+    secret_key: bytes
+
+
+def _version() -> str:
+    try:
+        return version("tienlen")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0+unknown"
+
+
+def server_of(request: Request) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+def create_app(settings: Settings | None = None, *, clock: Clock = system_clock) -> FastAPI:
+    """The server as an ASGI application. ``clock`` is injectable for tests (expiry, top-ups)."""
+    from .accounts import router as accounts_router
+
+    config = settings if settings is not None else Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        secret_key = load_secret_key(config)
+        engine = make_engine(config.resolved_database_url)
+        try:
+            await migrate(engine)
+            app.state.server = Server(
+                settings=config,
+                engine=engine,
+                sessions=make_sessions(engine),
+                clock=clock,
+                passwords=Passwords(config),
+                secret_key=secret_key,
+            )
+            yield
+        finally:
+            await engine.dispose()
+
+    app = FastAPI(
+        title="Tiến Lên Miền Nam server",
+        version=_version(),
+        summary="Accounts, chips and (to come) the lobby and live tables.",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
+    install_handlers(app)
+    app.add_middleware(BodyLimit, limit=config.max_body_bytes)
+    app.include_router(accounts_router)
+    return app

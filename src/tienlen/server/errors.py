@@ -1,0 +1,140 @@
+"""API errors: one JSON shape, ``{"error": {"code", "message"}}``, with a stable code per cause.
+
+:data:`CODES` is the catalogue (status and meaning of each code); routes declare theirs with
+:func:`responses` so the OpenAPI schema lists them. The handlers here turn every failure —
+refused input, unknown route, oversized body, a crash — into that shape.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .protocol import ErrorResponse
+
+__all__ = ["CODES", "ApiError", "BodyLimit", "error_response", "install_handlers", "responses"]
+
+log = logging.getLogger("tienlen.server")
+
+CODES: dict[str, tuple[int, str]] = {
+    "bad_request": (422, "The body or query does not have the documented shape."),
+    "bad_nickname": (422, "The nickname breaks the nickname rules."),
+    "weak_password": (422, "The password breaks the password rules."),
+    "nickname_taken": (409, "Another player has this nickname, ignoring case and diacritics."),
+    "not_a_guest": (409, "Only a guest can be upgraded to an account."),
+    "bad_credentials": (401, "Wrong nickname or password."),
+    "not_logged_in": (401, "No valid session cookie: log in, register or play as a guest."),
+    "not_found": (404, "No such route."),
+    "method_not_allowed": (405, "The route does not take this HTTP method."),
+    "body_too_large": (413, "The request body is larger than the server accepts."),
+    "internal_error": (500, "The server failed; nothing was changed."),
+}
+
+
+class ApiError(ValueError):
+    """A refused request: answered as ``{"error": {"code", "message"}}`` with the code's status
+    from :data:`CODES`. Raised before anything is changed (or inside the transaction that is
+    then rolled back)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        if code not in CODES:
+            raise ValueError(f"unknown API error code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = CODES[code][0]
+
+
+def error_response(code: str, message: str, status: int | None = None) -> JSONResponse:
+    body = {"error": {"code": code, "message": message}}
+    return JSONResponse(body, status_code=status or CODES[code][0])
+
+
+def responses(*codes: str) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` for a route that may answer with these codes."""
+    by_status: dict[int, list[str]] = {}
+    for code in (*codes, "bad_request", "body_too_large", "internal_error"):
+        by_status.setdefault(CODES[code][0], []).append(code)
+    return {
+        status: {
+            "model": ErrorResponse,
+            "description": "; ".join(f"`{c}`: {CODES[c][1]}" for c in dict.fromkeys(names)),
+        }
+        for status, names in sorted(by_status.items())
+    }
+
+
+def _describe_validation(exc: RequestValidationError) -> str:
+    parts = []
+    for error in exc.errors()[:5]:
+        where = ".".join(str(p) for p in error.get("loc", ()) if p != "body") or "body"
+        parts.append(f"{where}: {error.get('msg', 'invalid')}")
+    return "; ".join(parts) or "the request is not valid"
+
+
+async def _on_api_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ApiError)
+    return error_response(exc.code, exc.message)
+
+
+async def _on_validation(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    return error_response("bad_request", _describe_validation(exc))
+
+
+async def _on_http(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    known = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
+    code = known.get(exc.status_code, f"http_{exc.status_code}")
+    message = str(exc.detail) if code not in ("not_found", "method_not_allowed") else CODES[code][1]
+    return error_response(code, message, exc.status_code)
+
+
+async def _on_crash(request: Request, exc: Exception) -> JSONResponse:
+    log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+    return error_response("internal_error", CODES["internal_error"][1])
+
+
+def install_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(ApiError, _on_api_error)
+    app.add_exception_handler(RequestValidationError, _on_validation)
+    app.add_exception_handler(StarletteHTTPException, _on_http)
+    app.add_exception_handler(Exception, _on_crash)
+
+
+class BodyLimit:
+    """ASGI middleware refusing request bodies over ``limit`` bytes with ``body_too_large``:
+    at once when Content-Length announces it, else as soon as the streamed chunks pass it."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        message = f"the request body is over {self.limit} bytes"
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
+                await error_response("body_too_large", message)(scope, receive, send)
+                return
+        seen = 0
+
+        async def counting_receive() -> Message:
+            nonlocal seen
+            received = await receive()
+            if received["type"] == "http.request":
+                seen += len(received.get("body", b""))
+                if seen > self.limit:
+                    # FastAPI passes its own HTTPException on to the handlers above.
+                    raise HTTPException(413, message)
+            return received
+
+        await self.app(scope, counting_receive, send)

@@ -1,0 +1,93 @@
+"""The pydantic models of every message the server reads or writes.
+
+REST bodies now; the WebSocket messages of the live tables belong here too. Inputs are strict
+(unknown fields are refused, lengths bounded) so a bad request is answered with a precise error
+before any code acts on it; the account rules themselves (auth.check_nickname …) give the
+specific codes.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "Credentials",
+    "ErrorBody",
+    "ErrorResponse",
+    "Health",
+    "Leaderboard",
+    "LeaderboardEntry",
+    "Ok",
+    "Profile",
+]
+
+
+class _Input(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+
+
+class Credentials(_Input):
+    """Register, log in, or turn a guest into an account."""
+
+    nickname: str = Field(
+        max_length=100,
+        description="3-20 characters: letters (with Vietnamese marks), digits, single spaces or "
+        "underscores between them (docs/SERVER.md).",
+        examples=["Đức Anh"],
+    )
+    password: str = Field(max_length=1024, description="At least 8 characters (by default).")
+
+
+class Profile(BaseModel):
+    """The logged-in player: identity, chips and record."""
+
+    id: int
+    nickname: str
+    is_guest: bool
+    chips: int = Field(description="Balance of the player's ledger account.")
+    dkn: int = Field(description="ĐKN (điểm kinh nghiệm): experience points.")
+    vip_points: int
+    games_played: int
+    games_won: int
+    created_at: datetime
+    last_topup_on: date | None = Field(description="Server day of the latest daily top-up.")
+    topup: int = Field(
+        default=0, description="Chips of a daily top-up granted by this very request (else 0)."
+    )
+
+
+class LeaderboardEntry(BaseModel):
+    rank: int = Field(description="1 for the best; equal values share a rank.")
+    nickname: str
+    dkn: int
+    chips: int
+    games_played: int
+    games_won: int
+
+
+class Leaderboard(BaseModel):
+    by: Literal["dkn", "chips"]
+    entries: list[LeaderboardEntry]
+
+
+class Ok(BaseModel):
+    ok: Literal[True] = True
+
+
+class Health(BaseModel):
+    status: Literal["ok"] = "ok"
+    database: str = Field(description="The database backend: sqlite or postgresql.")
+
+
+class ErrorBody(BaseModel):
+    code: str = Field(description="Stable machine-readable reason, e.g. nickname_taken.")
+    message: str = Field(description="What was wrong, for people.")
+
+
+class ErrorResponse(BaseModel):
+    """Every error the API returns has this shape."""
+
+    error: ErrorBody

@@ -1,0 +1,117 @@
+"""Server settings, read from ``TIENLEN_*`` environment variables (docs/SERVER.md lists them).
+
+The embedded default needs nothing installed or configured: a ``data`` folder in the working
+directory holding a SQLite database and a secret key made on first start. Setting
+``TIENLEN_DATABASE_URL`` moves the data to PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["SECRET_KEY_FILE", "Settings", "load_secret_key"]
+
+SECRET_KEY_FILE = "secret_key"
+"""The secret key's file name inside the data folder."""
+DATABASE_FILE = "tienlen.sqlite3"
+"""The embedded database's file name inside the data folder."""
+
+
+class Settings(BaseSettings):
+    """Everything the server reads from its environment; each field is ``TIENLEN_<NAME>``."""
+
+    model_config = SettingsConfigDict(env_prefix="TIENLEN_", extra="ignore", frozen=True)
+
+    data_dir: Path = Field(
+        default=Path("data"),
+        description="Folder for the embedded SQLite database and the secret key.",
+    )
+    database_url: str | None = Field(
+        default=None,
+        description="SQLAlchemy URL; unset means a SQLite file in the data folder. "
+        "postgresql://user@host/db uses PostgreSQL through psycopg 3.",
+    )
+    host: str = Field(default="127.0.0.1", description="Address `tienlen serve` listens on.")
+    port: int = Field(default=8000, ge=0, le=65535, description="Port `tienlen serve` uses.")
+
+    cookie_name: str = Field(
+        default="tienlen_session",
+        pattern=r"^[A-Za-z0-9_\-]{1,64}$",
+        description="Name of the session cookie.",
+    )
+    cookie_secure: bool = Field(
+        default=False,
+        description="Send the session cookie only over HTTPS; turn on behind TLS.",
+    )
+    session_days: int = Field(
+        default=30, ge=1, le=3650, description="A session lasts this many days after log-in."
+    )
+
+    starting_grant: int = Field(
+        default=100_000, ge=0, description="Chips each new account or guest receives once."
+    )
+    topup_floor: int = Field(
+        default=10_000,
+        ge=0,
+        description="A player holding fewer chips than this may be topped up once a day.",
+    )
+    topup_amount: int = Field(default=10_000, ge=0, description="Chips of one daily top-up.")
+    day_utc_offset_hours: int = Field(
+        default=7,
+        ge=-12,
+        le=14,
+        description="Offset of the server's day from UTC (Vietnam: +7); a day starts at "
+        "midnight there.",
+    )
+
+    password_min_length: int = Field(default=8, ge=1, le=128)
+    argon2_time_cost: int = Field(default=3, ge=1, description="argon2id passes.")
+    argon2_memory_kib: int = Field(default=65536, ge=8, description="argon2id memory (KiB).")
+    argon2_parallelism: int = Field(default=4, ge=1, description="argon2id lanes.")
+
+    max_body_bytes: int = Field(
+        default=16 * 1024, ge=256, description="Largest request body accepted (bytes)."
+    )
+
+    @model_validator(mode="after")
+    def _argon2_memory_fits_lanes(self) -> Settings:
+        if self.argon2_memory_kib < 8 * self.argon2_parallelism:
+            raise ValueError("argon2_memory_kib must be at least 8 × argon2_parallelism")
+        return self
+
+    @property
+    def resolved_database_url(self) -> str:
+        """The database URL as given, or the embedded SQLite file in the data folder."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{(self.data_dir / DATABASE_FILE).resolve()}"
+
+    @property
+    def secret_key_path(self) -> Path:
+        return self.data_dir / SECRET_KEY_FILE
+
+
+def load_secret_key(settings: Settings) -> bytes:
+    """Read the server's secret key, creating the data folder and the key (mode 0600) if absent.
+
+    The key is for what later slices must sign (WebSocket tickets, CSRF tokens); sessions need
+    none, since only a hash of each random token is stored.
+    """
+    path = settings.secret_key_path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        key = bytes.fromhex(path.read_text(encoding="ascii").strip())
+        if len(key) < 32:
+            raise ValueError(f"{path} holds fewer than 32 bytes of key") from None
+        return key
+    key = secrets.token_bytes(32)
+    with os.fdopen(fd, "w", encoding="ascii") as handle:
+        handle.write(key.hex() + "\n")
+    return key

@@ -1,0 +1,238 @@
+"""Fixtures for the server tests: a database per backend, a fake clock, a live server.
+
+Every test that takes ``db_url`` runs twice, on SQLite and on PostgreSQL. The PostgreSQL
+database is created fresh for the test session at 127.0.0.1:5432 (or the server named by
+``TIENLEN_TEST_POSTGRES_URL``) and dropped at the end; when it cannot be reached the
+PostgreSQL half is skipped with the reason, except under CI (``CI`` set), where it fails.
+Between tests every table is emptied, so each test starts from a freshly migrated database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import httpx
+import psycopg
+import pytest
+import uvicorn
+from sqlalchemy import delete, update
+from sqlalchemy.engine import make_url
+
+from tienlen.server.app import create_app
+from tienlen.server.settings import Settings
+from tienlen.server.store.db import make_engine, migrate
+from tienlen.server.store.models import Account, Entry, Session, Transaction, User
+
+POSTGRES_ADMIN_URL = os.environ.get(
+    "TIENLEN_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
+)
+START = datetime(2026, 3, 14, 9, 0, tzinfo=UTC)
+"""The fake clock's first reading: 16:00 in Vietnam."""
+
+
+class FakeClock:
+    """A clock that stands still until a test moves it."""
+
+    def __init__(self, now: datetime = START) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+@pytest.fixture(autouse=True)
+def _no_tienlen_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Settings read TIENLEN_* variables: none from the developer's shell may leak in."""
+    for name in list(os.environ):
+        if name.startswith("TIENLEN_") and name != "TIENLEN_TEST_POSTGRES_URL":
+            monkeypatch.delenv(name)
+
+
+def _postgres_unreachable(reason: str) -> None:
+    message = (
+        f"PostgreSQL at {make_url(POSTGRES_ADMIN_URL).render_as_string()} unreachable: {reason}"
+    )
+    if os.environ.get("CI"):
+        pytest.fail(message + " (CI is set, so the PostgreSQL tests must run)")
+    pytest.skip(message)
+
+
+def create_postgres_database() -> str:
+    """A new empty PostgreSQL database; returns its URL."""
+    name = f"tienlen_test_{secrets.token_hex(6)}"
+    try:
+        with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True, connect_timeout=3) as admin:
+            admin.execute(f'CREATE DATABASE "{name}"')
+    except psycopg.OperationalError as exc:
+        _postgres_unreachable(str(exc).strip().splitlines()[0])
+    return make_url(POSTGRES_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
+
+
+def drop_postgres_database(url: str) -> None:
+    name = make_url(url).database
+    with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True, connect_timeout=3) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def fresh_database(backend: str, folder: Path) -> str:
+    """An empty database of ``backend`` (the caller drops a PostgreSQL one)."""
+    if backend == "sqlite":
+        return f"sqlite:///{folder / f'fresh-{secrets.token_hex(4)}.sqlite3'}"
+    return create_postgres_database()
+
+
+async def _migrate(url: str) -> None:
+    engine = make_engine(url)
+    try:
+        await migrate(engine)
+    finally:
+        await engine.dispose()
+
+
+async def _empty(url: str) -> None:
+    engine = make_engine(url)
+    try:
+        async with engine.begin() as connection:
+            for table in (Session, Entry, Transaction):
+                await connection.execute(delete(table))
+            await connection.execute(delete(Account).where(Account.user_id.is_not(None)))
+            await connection.execute(delete(User))
+            await connection.execute(update(Account).values(balance=0))
+    finally:
+        await engine.dispose()
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def backend_database(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """One migrated database per backend for the whole test session."""
+    backend: str = request.param
+    url = fresh_database(backend, tmp_path_factory.mktemp("sqlite"))
+    try:
+        asyncio.run(_migrate(url))
+        yield url
+    finally:
+        if backend == "postgresql":
+            drop_postgres_database(url)
+
+
+@pytest.fixture
+def db_url(backend_database: str) -> str:
+    """The backend's database, emptied of everything but the system accounts."""
+    asyncio.run(_empty(backend_database))
+    return backend_database
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+def make_settings(data_dir: Path, database_url: str | None, **overrides: object) -> Settings:
+    """Settings for a test: cheap argon2 so that the suite stays fast."""
+    values: dict[str, object] = {
+        "data_dir": data_dir,
+        "database_url": database_url,
+        "argon2_time_cost": 1,
+        "argon2_memory_kib": 1024,
+        "argon2_parallelism": 1,
+        **overrides,
+    }
+    return Settings.model_validate(values)
+
+
+@pytest.fixture
+def settings(tmp_path: Path, db_url: str) -> Settings:
+    return make_settings(tmp_path / "data", db_url)
+
+
+@dataclass
+class LiveServer:
+    """The real app under uvicorn on a free 127.0.0.1 port, in a background thread."""
+
+    settings: Settings
+    clock: FakeClock
+    url: str = ""
+    server: uvicorn.Server | None = None
+    thread: threading.Thread | None = None
+    clients: list[httpx.Client] = field(default_factory=list)
+
+    def start(self) -> LiveServer:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+        config = uvicorn.Config(
+            create_app(self.settings, clock=self.clock),
+            log_level="warning",
+            access_log=False,
+            lifespan="on",
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [sock]}, daemon=True
+        )
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if not self.thread.is_alive():
+                raise RuntimeError("the server stopped while starting (see the log above)")
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not start within 20 s")
+            time.sleep(0.01)
+        self.url = f"http://127.0.0.1:{port}"
+        return self
+
+    def stop(self) -> None:
+        for client in self.clients:
+            client.close()
+        self.clients.clear()
+        if self.server is not None and self.thread is not None:
+            self.server.should_exit = True
+            self.thread.join(timeout=20)
+            assert not self.thread.is_alive(), "the server did not stop"
+        self.server = None
+
+    def client(self, cookies: httpx.Cookies | None = None) -> httpx.Client:
+        client = httpx.Client(base_url=self.url, cookies=cookies, timeout=20)
+        self.clients.append(client)
+        return client
+
+
+@pytest.fixture
+def serve(settings: Settings, clock: FakeClock) -> Iterator[Callable[..., LiveServer]]:
+    """Start live servers (on the test's database unless other settings are given); all are
+    stopped at the end of the test."""
+    started: list[LiveServer] = []
+
+    def start(custom: Settings | None = None) -> LiveServer:
+        live = LiveServer(custom or settings, clock).start()
+        started.append(live)
+        return live
+
+    yield start
+    for live in started:
+        live.stop()
+
+
+@pytest.fixture
+def live(serve: Callable[..., LiveServer]) -> LiveServer:
+    return serve()
+
+
+@pytest.fixture
+def client(live: LiveServer) -> httpx.Client:
+    return live.client()
