@@ -136,11 +136,6 @@ def db_url(backend_database: str) -> str:
     return backend_database
 
 
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
 def make_settings(data_dir: Path, database_url: str | None, **overrides: object) -> Settings:
     """Settings for a test: cheap argon2 so that the suite stays fast."""
     values: dict[str, object] = {
@@ -152,11 +147,6 @@ def make_settings(data_dir: Path, database_url: str | None, **overrides: object)
         **overrides,
     }
     return Settings.model_validate(values)
-
-
-@pytest.fixture
-def settings(tmp_path: Path, db_url: str) -> Settings:
-    return make_settings(tmp_path / "data", db_url)
 
 
 @dataclass
@@ -196,10 +186,13 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{port}"
         return self
 
-    def stop(self) -> None:
+    def close_clients(self) -> None:
         for client in self.clients:
             client.close()
         self.clients.clear()
+
+    def stop(self) -> None:
+        self.close_clients()
         if self.server is not None and self.thread is not None:
             self.server.should_exit = True
             self.thread.join(timeout=20)
@@ -212,10 +205,42 @@ class LiveServer:
         return client
 
 
+@pytest.fixture(scope="session")
+def shared_server(
+    backend_database: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveServer]:
+    """One live server per backend, shared by the tests that need no settings of their own
+    (starting a server is quick, stopping one takes uvicorn a fifth of a second)."""
+    settings = make_settings(tmp_path_factory.mktemp("data"), backend_database)
+    live = LiveServer(settings, FakeClock()).start()
+    yield live
+    live.stop()
+
+
 @pytest.fixture
-def serve(settings: Settings, clock: FakeClock) -> Iterator[Callable[..., LiveServer]]:
-    """Start live servers (on the test's database unless other settings are given); all are
-    stopped at the end of the test."""
+def clock(shared_server: LiveServer) -> FakeClock:
+    """The servers' clock, set back to :data:`START`."""
+    shared_server.clock.now = START
+    return shared_server.clock
+
+
+@pytest.fixture
+def settings(shared_server: LiveServer) -> Settings:
+    return shared_server.settings
+
+
+@pytest.fixture
+def live(shared_server: LiveServer, db_url: str, clock: FakeClock) -> Iterator[LiveServer]:
+    """The backend's live server on an emptied database; clients made by the test are closed
+    after it."""
+    yield shared_server
+    shared_server.close_clients()
+
+
+@pytest.fixture
+def serve(db_url: str, settings: Settings, clock: FakeClock) -> Iterator[Callable[..., LiveServer]]:
+    """Start more live servers (on the test's database unless other settings are given); all
+    are stopped at the end of the test."""
     started: list[LiveServer] = []
 
     def start(custom: Settings | None = None) -> LiveServer:
@@ -226,11 +251,6 @@ def serve(settings: Settings, clock: FakeClock) -> Iterator[Callable[..., LiveSe
     yield start
     for live in started:
         live.stop()
-
-
-@pytest.fixture
-def live(serve: Callable[..., LiveServer]) -> LiveServer:
-    return serve()
 
 
 @pytest.fixture

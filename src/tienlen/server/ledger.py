@@ -85,6 +85,18 @@ async def _player_accounts(db: AsyncSession, user_ids: Iterable[int]) -> dict[in
     return {account.user_id: account for account in rows if account.user_id is not None}
 
 
+async def _lock(db: AsyncSession, account_ids: Iterable[int]) -> dict[int, Account]:
+    """Lock these accounts for the rest of the transaction and read their current balances."""
+    locked = await db.scalars(
+        select(Account)
+        .where(Account.id.in_(sorted(set(account_ids))))
+        .order_by(Account.id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return {account.id: account for account in locked}
+
+
 async def _post(
     db: AsyncSession,
     kind: str,
@@ -94,23 +106,18 @@ async def _post(
 ) -> Transaction:
     """Write one balanced transaction of ``lines`` (account id → signed amount).
 
-    The accounts are locked (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite's transactions are
-    already exclusive) in id order, so concurrent movements cannot deadlock or lose an update;
-    then every balance is checked before anything is written.
+    Every account of ``lines`` is locked first (``SELECT … FOR UPDATE`` on PostgreSQL, in id
+    order so concurrent movements cannot deadlock; SQLite's transactions are exclusive anyway).
+    Only then are the reference and the balances checked, so a concurrent movement with the
+    same reference is seen and refused, and no update is lost. Zero amounts lock but write no
+    entry.
     """
     if sum(lines.values()) != 0:
         raise LedgerError(f"{reference}: the amounts sum to {sum(lines.values())}, not 0")
+    accounts = await _lock(db, lines)
     if await db.scalar(select(Transaction.id).where(Transaction.reference == reference)):
         raise AlreadyDone(f"{reference} has already been written")
     moving = {account_id: amount for account_id, amount in lines.items() if amount}
-    locked = await db.scalars(
-        select(Account)
-        .where(Account.id.in_(sorted(moving)))
-        .order_by(Account.id)
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    )
-    accounts = {account.id: account for account in locked}
     for account_id, amount in moving.items():
         account = accounts.get(account_id)
         if account is None:
@@ -172,11 +179,14 @@ async def claim_daily_topup(db: AsyncSession, user: User, now: datetime, setting
     day = server_day(now, settings.day_utc_offset_hours)
     reference = f"topup:{user.id}:{day.isoformat()}"
     player = (await _player_accounts(db, [user.id])).get(user.id)
-    if player is None or player.balance >= settings.topup_floor:
+    if player is None:
+        raise LedgerError(f"user {user.id} has no chip account")
+    issuance = await _system_account(db, "issuance")
+    await _lock(db, [player.id, issuance.id])  # concurrent claims queue here, then see ours
+    if player.balance >= settings.topup_floor:
         return 0
     if await db.scalar(select(Transaction.id).where(Transaction.reference == reference)):
         return 0
-    issuance = await _system_account(db, "issuance")
     amount = settings.topup_amount
     await _post(db, "topup", reference, now, {issuance.id: -amount, player.id: amount})
     user.last_topup_on = day
