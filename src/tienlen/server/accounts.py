@@ -78,7 +78,7 @@ async def _logged_in(db: AsyncSession, request: Request, server: Server) -> User
 @router.post(
     "/register",
     status_code=201,
-    responses=responses("bad_nickname", "weak_password", "nickname_taken"),
+    responses=responses("bad_request", "bad_nickname", "weak_password", "nickname_taken"),
 )
 async def register(body: Credentials, request: Request, response: Response) -> Profile:
     """Create an account with the starting grant and log it in (ends any current session).
@@ -97,7 +97,7 @@ async def register(body: Credentials, request: Request, response: Response) -> P
     return profile
 
 
-@router.post("/login", responses=responses("bad_credentials"))
+@router.post("/login", responses=responses("bad_request", "bad_credentials"))
 async def login(body: Credentials, request: Request, response: Response) -> Profile:
     """Log in by nickname (compared ignoring case and diacritics) and password; tops the player
     up if due."""
@@ -156,7 +156,12 @@ async def guest(request: Request, response: Response) -> Profile:
 @router.post(
     "/upgrade",
     responses=responses(
-        "not_logged_in", "not_a_guest", "bad_nickname", "weak_password", "nickname_taken"
+        "bad_request",
+        "not_logged_in",
+        "not_a_guest",
+        "bad_nickname",
+        "weak_password",
+        "nickname_taken",
     ),
 )
 async def upgrade(body: Credentials, request: Request, response: Response) -> Profile:
@@ -191,7 +196,7 @@ async def me(request: Request) -> Profile:
         return await _profile(db, user, topup)
 
 
-@router.get("/leaderboard", responses=responses())
+@router.get("/leaderboard", responses=responses("bad_request"))
 async def leaderboard(
     request: Request,
     by: Annotated[Literal["dkn", "chips"], Query(description="Rank by ĐKN or by chips.")] = "dkn",

@@ -57,9 +57,10 @@ def error_response(code: str, message: str, status: int | None = None) -> JSONRe
 
 
 def responses(*codes: str) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI ``responses`` for a route that may answer with these codes."""
+    """OpenAPI ``responses`` for a route that may answer with these codes (and with
+    ``body_too_large`` and ``internal_error``, which any route may)."""
     by_status: dict[int, list[str]] = {}
-    for code in (*codes, "bad_request", "body_too_large", "internal_error"):
+    for code in (*codes, "body_too_large", "internal_error"):
         by_status.setdefault(CODES[code][0], []).append(code)
     return {
         status: {

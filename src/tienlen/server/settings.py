@@ -107,7 +107,12 @@ def load_secret_key(settings: Settings) -> bytes:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
-        key = bytes.fromhex(path.read_text(encoding="ascii").strip())
+        try:
+            key = bytes.fromhex(path.read_text(encoding="ascii").strip())
+        except (UnicodeDecodeError, ValueError):
+            raise ValueError(
+                f"{path} is not a hex-encoded key; remove it to make a new one"
+            ) from None
         if len(key) < 32:
             raise ValueError(f"{path} holds fewer than 32 bytes of key") from None
         return key
