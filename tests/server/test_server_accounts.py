@@ -349,3 +349,25 @@ def test_the_database_keeps_only_token_hashes(client: httpx.Client, db_url: str)
 
     (stored,) = in_transaction(db_url, tokens)
     assert len(stored) == 64 and stored != client.cookies["tienlen_session"]
+
+
+def test_log_in_rehashes_when_the_argon2_cost_changes(
+    serve: Callable[..., LiveServer], db_url: str, settings: Settings
+) -> None:
+    register(serve().client(), "Lan")
+
+    async def stored_hash(db: AsyncSession) -> str | None:
+        return await db.scalar(select(User.password_hash))
+
+    assert ",t=1," in str(in_transaction(db_url, stored_hash))
+    stronger = serve(settings.model_copy(update={"argon2_time_cost": 2}))
+    r = stronger.client().post("/api/login", json={"nickname": "lan", "password": PASSWORD})
+    assert r.status_code == 200
+    rehashed = str(in_transaction(db_url, stored_hash))
+    assert rehashed.startswith("$argon2id$") and ",t=2," in rehashed
+    assert (
+        stronger.client()
+        .post("/api/login", json={"nickname": "Lan", "password": PASSWORD})
+        .status_code
+        == 200
+    )

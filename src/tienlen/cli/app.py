@@ -18,8 +18,10 @@ from ..engine.moves import beating_plays, leading_plays
 from ..engine.record import RecordError, ReplayError, parse_record, replay
 from ..engine.rules import PRESETS, RuleSet, RuleSetError
 from ..money.settlement import replay_fields
+from .admin import admin_app
 from .arena import arena_cmd
 from .play import play_cmd
+from .serve import serve_cmd
 from .verify import verify_cmd
 
 app = typer.Typer(
@@ -257,6 +259,9 @@ def presets_cmd() -> None:
 # Bots: the commands' code lives in arena.py and play.py.
 app.command("arena")(arena_cmd)
 app.command("play")(play_cmd)
+# The game server: cli/serve.py and cli/admin.py.
+app.command("serve")(serve_cmd)
+app.add_typer(admin_app, name="admin")
 
 # Deals anyone can verify (docs/FAIRNESS.md): the command's code lives in verify.py.
 app.command("verify")(verify_cmd)

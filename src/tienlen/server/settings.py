@@ -103,7 +103,7 @@ def load_secret_key(settings: Settings) -> bytes:
     none, since only a hash of each random token is stored.
     """
     path = settings.secret_key_path
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
