@@ -204,3 +204,15 @@ def test_the_server_day_turns_at_midnight_in_vietnam() -> None:
     assert server_day(other_zone, 7) == date(2026, 3, 14)
     with pytest.raises(ValueError, match="timezone-aware"):
         server_day(datetime(2026, 3, 14), 7)
+
+
+def test_every_setting_is_documented() -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "SERVER.md").read_text(encoding="utf-8")
+    for name, field in Settings.model_fields.items():
+        variable = f"TIENLEN_{name.upper()}"
+        assert f"| `{variable}` |" in docs, f"{variable} is missing from docs/SERVER.md"
+        default = field.default
+        if isinstance(default, bool):
+            assert f"| `{variable}` | `{str(default).lower()}` |" in docs
+        elif isinstance(default, int):
+            assert f"| `{variable}` | `{default}` |" in docs, f"{variable}'s default"

@@ -114,11 +114,11 @@ async def login(body: Credentials, request: Request, response: Response) -> Prof
         user = await db.get(User, user_id)
         if user is None or user.password_hash != found[1]:
             raise ApiError("bad_credentials", "wrong nickname or password")
+        topup = await ledger.claim_daily_topup(db, user, now, server.settings)  # locks first
         if rehashed is not None:
             user.password_hash = rehashed
         await auth.end_session(db, _token(request, server))
         token = await auth.start_session(db, user, now, server.settings)
-        topup = await ledger.claim_daily_topup(db, user, now, server.settings)
         profile = await _profile(db, user, topup)
     _set_cookie(response, token, server)
     return profile
