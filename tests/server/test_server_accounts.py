@@ -135,7 +135,13 @@ def test_nicknames_are_unique_ignoring_case_and_diacritics(
         r = register(httpx.Client(base_url=str(client.base_url)), other)
         assert r.status_code == 409, other
         assert error_of(r) == "nickname_taken"
+        assert (
+            f"'{other}' is taken: 'Đức' differs from it only in case"
+            in r.json()["error"]["message"]
+        )
     assert snapshot(db_url) == before
+    r = register(client, "Đức")
+    assert r.json()["error"]["message"] == "the nickname 'Đức' is taken"
     assert register(client, "Đức_Anh").status_code == 201
     r = register(client, "duc anh")
     assert r.status_code == 409 and error_of(r) == "nickname_taken", "_ and space are one"
@@ -192,6 +198,12 @@ def test_malformed_and_oversized_bodies(
     )
     assert r.status_code == 422 and error_of(r) == "bad_request"
     assert "JSON" in r.json()["error"]["message"]
+    for headers in ({}, {"content-type": "text/plain"}):
+        r = client.post("/api/register", content=b'{"nickname": "Minh"}', headers=headers)
+        assert r.status_code == 422 and error_of(r) == "bad_request"
+        assert "Content-Type: application/json" in r.json()["error"]["message"]
+    r = client.post("/api/register")
+    assert r.status_code == 422 and error_of(r) == "bad_request"
 
     huge = {"nickname": "Minh", "password": "x" * settings.max_body_bytes}
     r = client.post("/api/register", json=huge)

@@ -33,6 +33,7 @@ __all__ = [
     "NICKNAME_MIN_LENGTH",
     "PASSWORD_MAX_LENGTH",
     "AuthError",
+    "NewAccount",
     "Passwords",
     "check_nickname",
     "check_password",
@@ -41,6 +42,7 @@ __all__ = [
     "find_login",
     "hash_token",
     "nickname_key",
+    "prepare_account",
     "register",
     "start_session",
     "upgrade_guest",
@@ -231,17 +233,25 @@ async def prepare_account(
 
 
 async def _ensure_free(db: AsyncSession, key: str, nickname: str) -> None:
-    taken = await db.scalar(select(User.id).where(User.nickname_key == key))
-    if taken is not None:
-        raise AuthError(
-            "nickname_taken", f"the nickname {nickname!r} (or one too like it) is taken"
-        )
+    holder = await db.scalar(select(User.nickname).where(User.nickname_key == key))
+    if holder is None:
+        return
+    if holder == nickname:
+        raise AuthError("nickname_taken", f"the nickname {nickname!r} is taken")
+    raise AuthError(
+        "nickname_taken",
+        f"the nickname {nickname!r} is taken: {holder!r} differs from it only in case, "
+        "marks or _, and counts as the same",
+    )
 
 
 async def _flush_user(db: AsyncSession, nickname: str) -> None:
+    """Write the user row; a concurrent request that took the same key first loses here."""
     try:
         await db.flush()
-    except IntegrityError:
+    except IntegrityError as exc:
+        if "nickname_key" not in str(exc.orig):
+            raise
         raise AuthError("nickname_taken", f"the nickname {nickname!r} was just taken") from None
 
 

@@ -84,8 +84,13 @@ async def _on_api_error(_request: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.code, exc.message)
 
 
-async def _on_validation(_request: Request, exc: Exception) -> JSONResponse:
+async def _on_validation(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
+    whole_body = any(tuple(error.get("loc", ())) == ("body",) for error in exc.errors())
+    content_type = request.headers.get("content-type", "")
+    if whole_body and "json" not in content_type:
+        message = "send the body as a JSON object with Content-Type: application/json"
+        return error_response("bad_request", message)
     return error_response("bad_request", _describe_validation(exc))
 
 
