@@ -10,6 +10,7 @@ Between tests every table is emptied, so each test starts from a freshly migrate
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import secrets
 import socket
@@ -69,14 +70,25 @@ def _postgres_unreachable(reason: str) -> None:
     pytest.skip(message)
 
 
+@functools.cache
+def _postgres_problem() -> str | None:
+    """Why PostgreSQL cannot be used, or None; asked once per test session."""
+    try:
+        with psycopg.connect(POSTGRES_ADMIN_URL, connect_timeout=3) as admin:
+            admin.execute("SELECT 1")
+    except psycopg.OperationalError as exc:
+        return str(exc).strip().splitlines()[0]
+    return None
+
+
 def create_postgres_database() -> str:
     """A new empty PostgreSQL database; returns its URL."""
+    problem = _postgres_problem()
+    if problem is not None:
+        _postgres_unreachable(problem)
     name = f"tienlen_test_{secrets.token_hex(6)}"
-    try:
-        with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True, connect_timeout=3) as admin:
-            admin.execute(f'CREATE DATABASE "{name}"')
-    except psycopg.OperationalError as exc:
-        _postgres_unreachable(str(exc).strip().splitlines()[0])
+    with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True, connect_timeout=3) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
     return make_url(POSTGRES_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
 
 

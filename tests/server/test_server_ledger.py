@@ -381,7 +381,7 @@ movement = st.tuples(
 
 
 @hypothesis_settings(
-    max_examples=25,
+    max_examples=15,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
