@@ -1,7 +1,8 @@
 """Write the wire format's JSON Schemas: ``python -m tienlen.cli.schemas [FOLDER]``.
 
 The files under ``docs/schemas/`` are committed for the browser client to type against; a test
-fails while they differ from what :mod:`tienlen.engine.wire` generates.
+fails while they differ from what :mod:`tienlen.engine.wire` and
+:mod:`tienlen.server.table_protocol` generate.
 """
 
 from __future__ import annotations
@@ -10,13 +11,14 @@ import sys
 from pathlib import Path
 
 from ..engine.wire import json_schemas, render
+from ..server.table_protocol import json_schemas as protocol_schemas
 
 
 def write_schemas(folder: Path) -> list[Path]:
     """Write one ``NAME.json`` per wire type into ``folder``; the paths written."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, schema in json_schemas().items():
+    for name, schema in (json_schemas() | protocol_schemas()).items():
         path = folder / f"{name}.json"
         path.write_text(render(schema), encoding="utf-8")
         written.append(path)
