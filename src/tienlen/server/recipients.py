@@ -1,0 +1,194 @@
+"""Who a table sends to, and what: each recipient's numbered messages, from the engine's views.
+
+A seated player is sent their :class:`~tienlen.engine.views.SeatView`, anyone else the
+:class:`~tienlen.engine.views.SpectatorView`, written by the engine's codec: nothing else
+decides what someone may see. A ``game`` message carries a whole view (a new game, or someone
+who has not seen this game from this seat yet); after that each ``update`` carries the events
+and actions that are new in the recipient's view and the rest of the view as it now is. A
+recipient whose view did not change is sent nothing — so a decline, which only the declining
+seat's view shows, reaches nobody else, not even as a message.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine.codec import action_to_dict, event_to_dict, seat_view_to_dict, spectator_view_to_dict
+from ..engine.views import SeatView, SpectatorView
+from .outbox import Outbox
+
+logger = logging.getLogger(__name__)
+
+Send = Callable[[str, dict[str, Any]], None]
+"""Hands one message to a user's connection. It must not block or raise: the web layer queues
+the message for the socket (and drops a connection that cannot keep up; it will resume)."""
+View = SeatView | SpectatorView
+ViewOf = Callable[[str], tuple[View, int | None]]
+"""A user's view of the current game and the game seat it is for (None: a spectator's)."""
+
+
+@dataclass
+class Member:
+    """Someone at the table, seated or watching, and what they were last sent of the game."""
+
+    user: str
+    name: str
+    outbox: Outbox
+    connected: bool = False
+    synced: bool = False
+    """Said ``hello`` on this connection: numbered messages flow to it live."""
+    game: int = 0
+    perspective: int | None = None
+    """The game seat whose view they were sent (None: the spectator view)."""
+    events: int = 0
+    actions: int = 0
+    delta: dict[str, Any] | None = None
+
+
+def full_view(view: View) -> dict[str, Any]:
+    if isinstance(view, SeatView):
+        return seat_view_to_dict(view)
+    return spectator_view_to_dict(view)
+
+
+def view_delta(view: View) -> dict[str, Any]:
+    """The view without its events and actions (an update carries the new ones)."""
+    data = full_view(dataclasses.replace(view, events=(), actions=()))
+    del data["events"], data["actions"]
+    return data
+
+
+class Recipients:
+    """The members of one table and the messages they are sent."""
+
+    def __init__(self, send: Send, log_size: int) -> None:
+        self._send_hook = send
+        self._log_size = log_size
+        self.members: dict[str, Member] = {}
+
+    def connected(self, user: str) -> bool:
+        member = self.members.get(user)
+        return member is not None and member.connected
+
+    def join(self, user: str, name: str) -> Member:
+        """A connection of ``user`` opened; numbered messages reach it after ``hello``."""
+        member = self.members.get(user)
+        if member is None:
+            member = self.members[user] = Member(user, name, Outbox(self._log_size))
+        member.name = name
+        member.connected = True
+        member.synced = False
+        return member
+
+    def drop(self, user: str) -> bool:
+        """The connection of ``user`` closed; False if there was none."""
+        member = self.members.get(user)
+        if member is None or not member.connected:
+            return False
+        member.connected = member.synced = False
+        return True
+
+    def send(self, user: str, message: dict[str, Any]) -> None:
+        """Send an unnumbered message (``welcome``, ``state``, ``error``, ``ack``) now."""
+        try:
+            self._send_hook(user, message)
+        except Exception:
+            logger.exception("send to %s failed", user)
+
+    def emit(self, member: Member, message: dict[str, Any]) -> None:
+        """Number a table message for ``member``, keep it for resuming, and send it if their
+        connection is live."""
+        numbered = member.outbox.add(message)
+        if member.connected and member.synced:
+            self.send(member.user, numbered)
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        for member in list(self.members.values()):
+            self.emit(member, message)
+
+    def hello(
+        self,
+        member: Member,
+        last_n: int | None,
+        welcome: dict[str, Any],
+        state: Callable[[Member], dict[str, Any]],
+    ) -> None:
+        """Answer ``hello``: ``welcome``, then the messages after ``last_n`` exactly as they
+        were numbered, or a fresh ``state`` when they are not all kept (or none was named)."""
+        missed = None if last_n is None else member.outbox.since(last_n)
+        self.send(member.user, {**welcome, "resumed": missed is not None})
+        if missed is not None:
+            for message in missed:
+                self.send(member.user, message)
+        else:
+            self.send(member.user, state(member))
+        member.synced = True
+
+    def game_state(
+        self,
+        member: Member,
+        game_no: int,
+        seats: list[int],
+        view: View,
+        seat: int | None,
+        timers: list[dict[str, Any]],
+    ) -> dict[str, Any]:
+        """The ``game`` part of a ``state`` message; what follows builds on it."""
+        self._mark(member, game_no, view, seat)
+        return {"game": game_no, "seats": list(seats), "view": full_view(view), "timers": timers}
+
+    def publish(self, game_no: int, seats: list[int], view_of: ViewOf) -> None:
+        """Send each member what changed in the game for them (see the module docstring)."""
+        written: dict[int, dict[str, Any]] = {}
+        for member in list(self.members.values()):
+            view, seat = view_of(member.user)
+            if member.game != game_no or member.perspective != seat:
+                self.emit(
+                    member,
+                    {
+                        "type": "game",
+                        "game": game_no,
+                        "seats": list(seats),
+                        "view": full_view(view),
+                    },
+                )
+                self._mark(member, game_no, view, seat)
+                continue
+            delta = view_delta(view)
+            if (
+                len(view.events) == member.events
+                and len(view.actions) == member.actions
+                and delta == member.delta
+            ):
+                continue  # nothing this member may see has changed
+            events = []
+            for i in range(member.events, len(view.events)):
+                if i not in written:
+                    written[i] = event_to_dict(view.events[i])
+                events.append(written[i])
+            actions = [action_to_dict(a) for a in view.actions[member.actions :]]
+            self.emit(
+                member,
+                {
+                    "type": "update",
+                    "game": game_no,
+                    "events": events,
+                    "actions": actions,
+                    "view": delta,
+                },
+            )
+            member.events = len(view.events)
+            member.actions = len(view.actions)
+            member.delta = delta
+
+    @staticmethod
+    def _mark(member: Member, game_no: int, view: View, seat: int | None) -> None:
+        member.game = game_no
+        member.perspective = seat
+        member.events = len(view.events)
+        member.actions = len(view.actions)
+        member.delta = view_delta(view)

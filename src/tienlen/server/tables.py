@@ -1,0 +1,648 @@
+"""A live table: seats, players and bots, and the series of games they play, in one task.
+
+Everything that changes a table happens in its own asyncio task, one command at a time, taken
+from a queue: what clients send (:meth:`LiveTable.receive` / :meth:`LiveTable.submit`),
+connections coming and going, timers running out and bots answering. Games change only through
+:meth:`Game.apply <tienlen.engine.game.Game.apply>`; what a recipient is sent comes only from
+the engine's views (:class:`~tienlen.engine.views.PublicLog`) written by its codec: a seated
+player gets their seat view, everyone else the spectator view (docs/PROTOCOL.md).
+
+Time is the table's :class:`~.timers.TableClock`'s: the turn timer (at the deadline the engine's
+time-out rule plays or passes), each person's private out-of-turn chop offer (it lapses as a
+decline), the client seeds' window after the commitment, the grace period of a player who lost
+the connection (then seed 000's leaving rules apply), and the pause between games. Bots think
+in an executor (a process pool shared by tables); one that fails or overruns its budget is
+timed out by the same rule, so a table never stalls.
+
+The web layer plugs in with three calls — :meth:`~LiveTable.connect`, :meth:`~LiveTable.receive`,
+:meth:`~LiveTable.disconnect` — and the ``send`` callback it gives the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
+from typing import Any, Literal, NamedTuple
+
+from ..bots import make_bot
+from ..engine.actions import Action
+from ..engine.deal import commitment, new_server_seed
+from ..engine.errors import IllegalAction
+from ..engine.game import Game
+from ..engine.record import GameRecord
+from ..engine.rules import RuleSet
+from ..engine.views import PublicLog
+from ..money.settlement import Settlement, settle
+from . import table_protocol as P
+from .botpool import BotAnswer, BotRunner
+from .recipients import Member, Recipients, Send, View
+from .seating import Lineup, Occupant, Refused, Seats, TableConfig, lead_after
+from .timers import Alarms, SystemTableClock, TableClock
+
+__all__ = ["BOT_PURSE", "LiveTable", "TableConfig"]
+
+logger = logging.getLogger(__name__)
+
+GameOverHook = Callable[[GameRecord, Settlement], Awaitable[None] | None]
+BalanceOf = Callable[[str], Awaitable[int | None] | int | None]
+Phase = Literal["waiting", "seeding", "playing"]
+
+BOT_PURSE = 10**12
+"""The balance a bot (or a player whose balance is not known) settles with: unlimited."""
+
+
+class _Connection(NamedTuple):
+    user: str
+    name: str | None
+    """The name of a connection that opened; None when it closed."""
+
+
+class _Command(NamedTuple):
+    user: str
+    message: Any
+
+
+class _Alarm(NamedTuple):
+    key: tuple[Any, ...]
+    when: float
+
+
+class _Stop(NamedTuple):
+    pass
+
+
+_Item = _Connection | _Command | _Alarm | BotAnswer | _Stop
+
+
+class LiveTable:
+    """One table and its series of games (see the module docstring)."""
+
+    def __init__(
+        self,
+        table_id: str,
+        rules: RuleSet,
+        *,
+        owner: str,
+        send: Send,
+        bet: int = 1,
+        fee_bp: int = 0,
+        config: TableConfig | None = None,
+        on_game_over: GameOverHook | None = None,
+        balance_of: BalanceOf | None = None,
+        executor: Executor | None = None,
+        clock: TableClock | None = None,
+        seed: int | None = None,
+        dealer: Callable[..., Game] = Game.new,
+    ) -> None:
+        self.table_id = table_id
+        self.rules = rules
+        self.owner = owner
+        self.bet = bet
+        self.fee_bp = fee_bp
+        self.config = config = config or TableConfig()
+        self.clock: TableClock = clock or SystemTableClock()
+        self._on_game_over = on_game_over
+        self._balance_of = balance_of
+        self._rng = random.Random(seed)
+        self._dealer = dealer  # Game.new's signature; tests deal chosen hands
+        self._queue: asyncio.Queue[_Item] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._limits: dict[str, P.RateLimit] = {}
+        self.recipients = Recipients(send, config.log_size)
+        self._alarms = Alarms(
+            self.clock, lambda key, when: self._queue.put_nowait(_Alarm(key, when))
+        )
+        self._bots = BotRunner(
+            self.clock, executor, config.bot_budget_s, config.bot_delay_s, self._queue.put_nowait
+        )
+
+        self.seats = Seats([None] * config.seats)
+        self.phase: Phase = "waiting"
+        self.games = 0
+        """Games dealt or being dealt; the one in :attr:`game` is number :attr:`game_no`."""
+        self.game: Game | None = None
+        """The game in progress, or the last one (over) until the next is dealt."""
+        self.game_no = 0
+        self.lineup: Lineup | None = None
+        """The players of :attr:`game`."""
+        self._log: PublicLog | None = None
+        self._pending: Lineup | None = None
+        self._server_seed = b""
+        self._commitment: dict[str, Any] | None = None
+        self._client_seeds: dict[str, bytes] = {}
+        """Client seeds sent for the pending deal, by user."""
+        self._previous: tuple[Game, list[str]] | None = None
+        self._turn_key: tuple[int, int, int] | None = None
+        self._turn_timer: dict[str, Any] | None = None
+        self._offers: dict[int, tuple[int, int, int]] = {}
+        self._offer_timers: dict[int, dict[str, Any]] = {}
+        self._asked: dict[str, tuple[str, tuple[int, int]]] = {}
+        self._rest_until = 0.0
+        self._last_table: dict[str, Any] | None = None
+        self._bots_added = 0
+
+    # --- the web layer's calls ------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the table's task (in the running event loop)."""
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name=f"table {self.table_id}")
+
+    async def close(self) -> None:
+        """Stop the task and every timer (a game in progress is abandoned as it is)."""
+        self._queue.put_nowait(_Stop())
+        if self._task is not None:
+            await self._task
+        self._alarms.cancel_all()
+        self._bots.cancel_all()
+
+    def connect(self, user: str, name: str) -> None:
+        """A connection of ``user`` opened (a new one replaces the old). It is sent numbered
+        messages once it has said ``hello``."""
+        self._limits[user] = self.config.rate_limit()
+        self._queue.put_nowait(_Connection(user, name))
+
+    def disconnect(self, user: str) -> None:
+        """The connection of ``user`` closed: the seat is kept for the grace period."""
+        self._limits.pop(user, None)
+        self._queue.put_nowait(_Connection(user, None))
+
+    def receive(self, user: str, raw: str | bytes) -> bool:
+        """A frame from ``user``: refused at once with an ``error`` when malformed or over the
+        rate, else queued for the table. False when the client floods: close the connection."""
+        limit = self._limits.get(user) or self._limits.setdefault(user, self.config.rate_limit())
+        if not limit.allow(self.clock.now()):
+            self.recipients.send(user, P.error_message("rate_limited", "too many messages"))
+            return not limit.flooding
+        try:
+            message = P.parse_client_message(raw)
+        except P.ProtocolError as exc:
+            self.recipients.send(user, exc.to_dict())
+            return True
+        self.submit(user, message)
+        return True
+
+    def submit(self, user: str, message: Any) -> None:
+        """Queue an already parsed client message (a :data:`~.table_protocol.ClientMessage`)."""
+        self._queue.put_nowait(_Command(user, message))
+
+    async def idle(self) -> None:
+        """Wait until the table has handled everything queued so far and what that set off at
+        once (for tests: bots thinking in the executor are not waited for)."""
+        while True:
+            await self._queue.join()
+            for _ in range(3):
+                await asyncio.sleep(0)
+            if self._queue.empty():
+                return
+
+    @property
+    def thinking(self) -> bool:
+        """Whether a bot is deciding (tests wait for it before they move a manual clock)."""
+        return self._bots.thinking
+
+    # --- the task -------------------------------------------------------------------------------
+    async def _run(self) -> None:
+        while True:
+            item = await self._queue.get()
+            try:
+                if isinstance(item, _Stop):
+                    return
+                await self._handle(item)
+                await self._after_change()
+            except Exception:  # a bug must not take the table down with it
+                logger.exception("table %s: error handling %r", self.table_id, item)
+            finally:
+                self._queue.task_done()
+
+    async def _handle(self, item: _Item) -> None:
+        if isinstance(item, _Command):
+            await self._command(item.user, item.message)
+        elif isinstance(item, _Alarm):
+            if self._alarms.due(item.key, item.when):
+                await self._ring(item.key)
+        elif isinstance(item, BotAnswer):
+            self._bot_answer(item)
+        elif isinstance(item, _Connection) and item.name is not None:
+            self.recipients.join(item.user, item.name)
+            self._alarms.cancel(("grace", item.user))
+        elif isinstance(item, _Connection) and self.recipients.drop(item.user):
+            self._alarms.set(("grace", item.user), self.clock.now() + self.config.grace_s)
+
+    async def _command(self, user: str, message: Any) -> None:
+        member = self.recipients.members.get(user)
+        if member is None or not member.connected:
+            return  # nobody to answer: the connection is gone
+        ref = getattr(message, "ref", None)
+        if isinstance(message, P.Hello):
+            welcome = {"type": "welcome", "protocol": P.PROTOCOL_VERSION, "table": self.table_id}
+            welcome["user"] = user
+            if ref is not None:
+                welcome["ref"] = ref
+            self.recipients.hello(member, message.last_n, welcome, self._state)
+            return
+        try:
+            if not member.synced:
+                raise Refused("hello_first", "send hello before anything else")
+            await self._dispatch(member, message)
+        except (IllegalAction, Refused) as exc:
+            self.recipients.send(user, P.error_message(exc.code, exc.message, ref))
+        else:
+            if ref is not None:
+                self.recipients.send(user, {"type": "ack", "ref": ref})
+
+    async def _dispatch(self, member: Member, message: Any) -> None:
+        user = member.user
+        if isinstance(message, P.Play):
+            self._apply(Action.play(self._playing_seat(user), message.mask))
+        elif isinstance(message, P.Pass):
+            self._apply(Action.pass_turn(self._playing_seat(user)))
+        elif isinstance(message, P.DeclineChop):
+            self._apply(Action.decline(self._playing_seat(user)))
+        elif isinstance(message, P.Sit):
+            self._sit(member, message.seat)
+        elif isinstance(message, P.Stand):
+            self._vacate(self.seats.own(user, "you hold no seat"))
+        elif isinstance(message, P.Ready):
+            occupant = self.seats[self.seats.own(user, "sit down before saying you are ready")]
+            if occupant is not None:
+                occupant.ready = message.ready
+        elif isinstance(message, P.ClientSeed):
+            self._client_seed(user, message.seed_bytes)
+        elif isinstance(message, P.Chat):
+            chat = {"type": "chat", "user": user, "name": member.name}
+            self.recipients.broadcast(
+                chat | {"seat": self.seats.seat_of(user), "text": message.text}
+            )
+        elif isinstance(message, P.AddBot):
+            self._add_bot(user, message.seat, message.level)
+        elif isinstance(message, P.RemoveBot):
+            self._remove_bot(user, message.seat)
+        else:  # pragma: no cover - the parser returns only the types above
+            raise Refused("unknown_type", f"no handler for {type(message).__name__}")
+
+    # --- seats ----------------------------------------------------------------------------------
+    def _sit(self, member: Member, seat: int) -> None:
+        if self.seats.seat_of(member.user) is not None:
+            raise Refused("already_seated", "you already hold a seat: stand up first")
+        self.seats.take(seat, Occupant(member.user, member.name))
+
+    def _vacate(self, seat: int) -> None:
+        """Empty a seat; its player leaves a game in progress (seed 000's leaving rules)."""
+        occupant = self.seats[seat]
+        if occupant is None:
+            return
+        self.seats[seat] = None
+        user = occupant.user
+        pending = self._pending
+        if pending is not None and user in pending.users:
+            pending.remove(user)
+            self._client_seeds.pop(user, None)
+            if len(pending.users) < 2 or all(pending.bots):
+                self._pending = self._commitment = None
+                self.phase = "waiting"
+                self._alarms.cancel(("seeds",))
+        k, game = self._game_seat(user), self.game
+        if k is not None and self.lineup is not None and game is not None:
+            self.lineup.present[k] = False
+            if not game.over and game.in_game >> k & 1:
+                self._apply(Action.leave(k))
+
+    def _add_bot(self, user: str, seat: int, level: P.BotLevel) -> None:
+        if user != self.owner:
+            raise Refused("not_owner", "only the table's owner may seat bots")
+        bot = make_bot(level, seed=self._rng.randrange(2**32))
+        k = self._bots_added + 1
+        self.seats.take(seat, Occupant(f"bot-{k}", f"{level} bot {k}", level, bot, ready=True))
+        self._bots_added = k
+
+    def _remove_bot(self, user: str, seat: int) -> None:
+        if user != self.owner:
+            raise Refused("not_owner", "only the table's owner may remove bots")
+        occupant = self.seats[seat] if seat < len(self.seats) else None
+        if occupant is None or occupant.level is None:
+            raise Refused("no_bot", f"no bot sits at seat {seat}")
+        if self._plays_now(occupant.user):
+            raise Refused("seat_in_game", "the bot is playing: remove it after this game")
+        self._vacate(seat)
+
+    def _plays_now(self, user: str) -> bool:
+        """Whether ``user`` still holds cards in the game in progress."""
+        seat, game = self._game_seat(user), self.game
+        return (
+            seat is not None
+            and game is not None
+            and not game.over
+            and game.in_game >> seat & 1 == 1
+        )
+
+    # --- playing --------------------------------------------------------------------------------
+    def _game_seat(self, user: str) -> int | None:
+        """The game seat whose view ``user`` gets: they play :attr:`game` and are still seated."""
+        return None if self.lineup is None else self.lineup.seat(user)
+
+    def _playing_seat(self, user: str) -> int:
+        if self.phase != "playing" or self.game is None or self.game.over:
+            raise Refused("no_game", "no game is being played at this table now")
+        seat = self._game_seat(user)
+        if seat is None:
+            raise Refused("not_playing", "you do not play this game")
+        return seat
+
+    def _apply(self, action: Action) -> None:
+        assert self.game is not None
+        self.game.apply(action)
+
+    def _public_count(self) -> int:
+        """Commands everyone may know of: declines are private (they tell who holds a bomb)."""
+        assert self._log is not None and self.game is not None
+        self._log.update(self.game)
+        return len(self._log.actions_seen_by(None))
+
+    def _view(self, user: str) -> tuple[View, int | None]:
+        assert self.game is not None and self._log is not None
+        seat = self._game_seat(user)
+        if seat is None:
+            return self._log.spectator(self.game), None
+        return self._log.view(self.game, seat), seat
+
+    # --- the flow of games -----------------------------------------------------------------------
+    async def _after_change(self) -> None:
+        game, lineup = self.game, self.lineup
+        if self.phase == "playing" and game is not None and lineup is not None:
+            self.recipients.publish(self.game_no, lineup.seats, self._view)
+            if game.over:
+                await self._finish_game()
+            else:
+                self._schedule()
+        if self.phase == "waiting":
+            await self._maybe_start()
+        info = self.table_info()
+        if info != self._last_table:
+            self._last_table = info
+            self.recipients.broadcast({"type": "table", **info})
+
+    async def _maybe_start(self, force: bool = False) -> None:
+        """Deal when at least two are ready, a person among them: at once when every seat is
+        taken and ready, else ``start_wait_s`` later (others may sit down) with those ready."""
+        if self.clock.now() < self._rest_until:
+            return
+        ready: list[int] = []
+        people = 0
+        for seat, o in enumerate(self.seats):
+            if o is not None and o.ready and (o.level or self.recipients.connected(o.user)):
+                ready.append(seat)
+                people += o.level is None
+        if len(ready) < 2 or not people:
+            self._alarms.cancel(("start",))
+            return
+        if force or len(ready) == len(self.seats):
+            self._alarms.cancel(("start",))
+            await self._begin(ready)
+        elif ("start",) not in self._alarms:
+            self._alarms.set(("start",), self.clock.now() + self.config.start_wait_s)
+
+    async def _begin(self, seats: list[int]) -> None:
+        """Publish the next deal's commitment, then collect client seeds or deal at once."""
+        dealt: list[tuple[int, Occupant, int | None]] = []
+        for seat in seats:
+            o = self.seats[seat]
+            if o is None:
+                continue
+            chips = None if o.level else await self._balance(o.user)
+            if chips is not None and chips <= 0:
+                o.ready = False  # no chips left: they sit out until they have some
+            else:
+                dealt.append((seat, o, chips))
+        if len(dealt) < 2 or all(o.level for _, o, _ in dealt):
+            return
+        lineup = Lineup.of(
+            [s for s, _, _ in dealt], [o for _, o, _ in dealt], [c for _, _, c in dealt], BOT_PURSE
+        )
+        self.games += 1
+        self._pending = lineup
+        self._server_seed = new_server_seed()
+        self._client_seeds = {}
+        self.phase = "seeding"
+        now = self.clock.now()
+        collect = self.config.client_seeds and self.config.seed_window_s > 0
+        seconds = self.config.seed_window_s if collect else 0.0
+        self._commitment = {
+            "game": self.games,
+            "commitment": commitment(self._server_seed),
+            "players": list(lineup.seats),
+            "deadline": now + seconds,
+            "seconds": seconds,
+        }
+        self.recipients.broadcast({"type": "commitment", **self._commitment})
+        if collect:
+            self._alarms.set(("seeds",), now + seconds)
+        else:
+            self._deal()
+
+    async def _balance(self, user: str) -> int | None:
+        chips = None if self._balance_of is None else self._balance_of(user)
+        return await chips if inspect.isawaitable(chips) else chips
+
+    def _client_seed(self, user: str, seed: bytes) -> None:
+        pending = self._pending
+        if self.phase != "seeding" or pending is None or not self.config.client_seeds:
+            raise Refused("no_commitment", "client seeds are taken only after a commitment")
+        if user not in pending.users:
+            raise Refused("not_playing", "you are not dealt in this game")
+        if user in self._client_seeds:
+            raise Refused("seed_already_sent", "you already sent your client seed")
+        self._client_seeds[user] = seed
+        people = [u for u, bot in zip(pending.users, pending.bots, strict=True) if not bot]
+        if all(u in self._client_seeds for u in people):
+            self._alarms.cancel(("seeds",))
+            self._deal()
+
+    def _deal(self) -> None:
+        lineup, prev = self._pending, self._previous
+        assert lineup is not None
+        seeds = [self._client_seeds.get(u, b"") for u in lineup.users] if self._client_seeds else []
+        self.game = self._dealer(
+            self.rules,
+            len(lineup.users),
+            server_seed=self._server_seed,
+            client_seeds=seeds,
+            **({} if prev is None else lead_after(prev[0], prev[1], lineup.users)),
+        )
+        self.game_no = self.games
+        self.lineup = lineup
+        self._log = PublicLog(len(lineup.users))
+        self._pending = self._commitment = None
+        self.phase = "playing"
+
+    async def _finish_game(self) -> None:
+        """Settle the game, tell everyone, hand the record to ``on_game_over``, then rest."""
+        game, lineup = self.game, self.lineup
+        assert game is not None and lineup is not None
+        self._alarms.cancel_kinds("turn", "chop")
+        self._turn_key = self._turn_timer = None
+        self._offers.clear()
+        self._offer_timers.clear()
+        self.phase = "waiting"
+        self._previous = (game, list(lineup.users))
+        self._rest_until = self.clock.now() + self.config.between_games_s
+        self._alarms.set(("rest",), self._rest_until)
+        result = settle(game, self.bet, lineup.balances, self.fee_bp)
+        self.recipients.broadcast(
+            {
+                "type": "settlement",
+                "game": self.game_no,
+                "seats": list(lineup.seats),
+                "players": list(lineup.names),
+                "settlement": result.to_dict(),
+            }
+        )
+        record = lineup.record(game, self.bet, self.fee_bp, table=self.table_id, game=self.game_no)
+        if self._on_game_over is not None:
+            try:
+                done = self._on_game_over(record, result)
+                if inspect.isawaitable(done):
+                    await done
+            except Exception:
+                logger.exception("table %s: on_game_over failed", self.table_id)
+
+    # --- timers and bots --------------------------------------------------------------------------
+    def _schedule(self) -> None:
+        """Set the turn timer, offer chops to people, and ask bots, as the game now stands."""
+        game, lineup = self.game, self.lineup
+        assert game is not None and lineup is not None
+        now = self.clock.now()
+        public = self._public_count()
+        turn_key = (self.game_no, public, game.current)
+        if turn_key != self._turn_key:  # a new turn (never a decline: that would tell)
+            self._turn_key = turn_key
+            self._turn_timer = self._timer(game.current, "turn", self.config.turn_s, now)
+            self._alarms.set(("turn",), self._turn_timer["deadline"])
+            self.recipients.broadcast({"type": "timer", **self._turn_timer})
+        window = game.chop_window()
+        play = (self.game_no, game.last_seat, game.last_mask)
+        for seat in window:
+            if lineup.bots[seat] or self._offers.get(seat) == play:
+                continue
+            self._offers[seat] = play
+            timer = self._offer_timers[seat] = self._timer(seat, "chop", self.config.chop_s, now)
+            self._alarms.set(("chop", seat), timer["deadline"])
+            member = self.recipients.members.get(lineup.users[seat])
+            if member is not None:
+                self.recipients.emit(member, {"type": "timer", **timer})
+        for seat in [s for s in self._offers if s not in window]:
+            del self._offers[seat], self._offer_timers[seat]
+            self._alarms.cancel(("chop", seat))
+        token = (self.game_no, public)
+        if lineup.bots[game.current]:
+            self._ask_bot(game.current, "turn", token)
+        bots_offered = [seat for seat in window if lineup.bots[seat]]
+        if bots_offered:  # bots in the window are asked one at a time, in its order
+            self._ask_bot(bots_offered[0], "chop", token)
+
+    def _timer(self, seat: int, kind: str, seconds: float, now: float) -> dict[str, Any]:
+        return dict(
+            game=self.game_no, seat=seat, kind=kind, deadline=now + seconds, seconds=seconds
+        )
+
+    def _ask_bot(self, seat: int, slot: Literal["turn", "chop"], token: tuple[int, int]) -> None:
+        lineup, game, log = self.lineup, self.game, self._log
+        assert lineup is not None and game is not None and log is not None
+        user = lineup.users[seat]
+        occupant = self.seats.occupant(user)
+        if occupant is None or occupant.bot is None or self._bots.busy(user):
+            return
+        if self._asked.get(user) == (slot, token):
+            return
+        self._asked[user] = (slot, token)
+        view = log.view(game, seat, time_budget_s=0.6 * self.config.bot_budget_s)
+        self._bots.ask(BotAnswer(user, slot, seat, token, None, None), occupant.bot, view)
+
+    def _bot_answer(self, answer: BotAnswer) -> None:
+        self._bots.answered(answer.user)
+        occupant = self.seats.occupant(answer.user)
+        if occupant is not None and occupant.level is not None:
+            if answer.bot is not None:
+                occupant.bot = answer.bot  # its state, as a process pool hands it back
+            elif answer.action is None:
+                # It failed or overran and may still be running: go on with a fresh one.
+                occupant.bot = make_bot(occupant.level, seed=self._rng.randrange(2**32))
+        slot, seat = answer.slot, answer.seat
+        game = self.game
+        if (
+            self.phase != "playing"
+            or game is None
+            or game.over
+            or answer.token != (self.game_no, self._public_count())
+        ):
+            self._asked.pop(answer.user, None)  # stale: asked again if still needed
+            return
+        if game.current == seat if slot == "turn" else seat in game.chop_window():
+            action, fallback = answer.actions()
+            try:
+                game.apply(action)
+            except IllegalAction:
+                game.apply(fallback)
+
+    async def _ring(self, key: tuple[Any, ...]) -> None:
+        kind = key[0]
+        game = self.game
+        playing = self.phase == "playing" and game is not None and not game.over
+        if kind == "turn" and playing and game is not None:
+            self._apply(Action.timeout(game.current))
+        elif kind == "chop" and playing and game is not None and key[1] in game.chop_window():
+            self._apply(Action.decline(key[1]))
+        elif kind == "grace":
+            self._expire(key[1])
+        elif kind == "seeds" and self.phase == "seeding":
+            self._deal()
+        elif kind == "start" and self.phase == "waiting":
+            await self._maybe_start(force=True)
+
+    def _expire(self, user: str) -> None:
+        """The grace period ran out: a player leaves their seat (and game); a spectator is
+        forgotten."""
+        member = self.recipients.members.get(user)
+        if member is None or member.connected:
+            return
+        seat = self.seats.seat_of(user)
+        if seat is not None:
+            self._vacate(seat)
+        del self.recipients.members[user]
+
+    # --- what recipients are sent ----------------------------------------------------------------
+    def table_info(self) -> dict[str, Any]:
+        """The table as ``table`` messages show it."""
+        seats = self.seats.info(self.recipients.connected, self._plays_now)
+        return {
+            "table": self.table_id,
+            "owner": self.owner,
+            "bet": self.bet,
+            "ruleset": self.rules.to_spec(),
+            "turn_seconds": self.config.turn_s,
+            "phase": self.phase,
+            "games": self.games,
+            "seats": seats,
+        }
+
+    def _state(self, member: Member) -> dict[str, Any]:
+        """Everything ``member`` may know now; it stands for all their messages so far."""
+        game_state = None
+        if self.game is not None and self.lineup is not None:
+            view, seat = self._view(member.user)
+            timers = [] if self._turn_timer is None else [self._turn_timer]
+            if seat is not None and seat in self._offer_timers:
+                timers.append(self._offer_timers[seat])
+            game_state = self.recipients.game_state(
+                member, self.game_no, self.lineup.seats, view, seat, timers
+            )
+        return {
+            "type": "state",
+            "n": member.outbox.n,
+            "table": self.table_info(),
+            "commitment": self._commitment,
+            "game": game_state,
+        }
