@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from conftest import deal
+
 from tienlen.engine.cards import parse_mask
 from tienlen.engine.game import Game
 from tienlen.engine.record import GameRecord
@@ -63,6 +65,18 @@ def cards_written(data: Any) -> int:
     return 0
 
 
+def dealing(*hands: str, leader: int = 0, seed: int = 0) -> Callable[..., Game]:
+    """A dealer that deals a later game (not a first one) led by ``leader``, seat ``i``
+    holding ``hands[i]`` topped up at random; it ignores the seeds (the game has no deal)."""
+
+    def dealer(rules: RuleSet, n: int, **_: Any) -> Game:
+        game = Game(rules, deal(*hands, players=n, seed=seed), first_game=False, leader=leader)
+        assert game.instant_win is None, "the filler dealt an instant win: pick another seed"
+        return game
+
+    return dealer
+
+
 _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="test-bots")
 
 
@@ -83,6 +97,8 @@ class Harness:
     ) -> None:
         self.clock = ManualClock()
         self.sent: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)
+        self.times: defaultdict[str, list[float]] = defaultdict(list)
+        """The clock's time at each message of ``sent``."""
         self.problems: list[str] = []
         self.games: list[tuple[GameRecord, Settlement]] = []
         self.clients: dict[str, Client] = {}
@@ -118,6 +134,7 @@ class Harness:
         if leaked:
             self.problems.append(f"{user} was sent hidden cards {leaked:#x}: {data}")
         self.sent[user].append(data)
+        self.times[user].append(self.clock.now())
         client = self.clients.get(user)
         if client is not None:
             client.receive(data)
