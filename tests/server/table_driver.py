@@ -102,6 +102,8 @@ class Harness:
         self.problems: list[str] = []
         self.games: list[tuple[GameRecord, Settlement]] = []
         self.clients: dict[str, Client] = {}
+        self.written: dict[str, int] = {}
+        """The cards each user named in their last message."""
         self.balances = balances
         self.table = LiveTable(
             "t1",
@@ -125,12 +127,17 @@ class Harness:
 
     # --- every message, checked as it is sent ----------------------------------------------------
     def capture(self, user: str, message: dict[str, Any]) -> None:
-        data = json.loads(json.dumps(message))
+        text = json.dumps(message)
+        data = json.loads(text)
+        if '"could_beat"' in text:
+            self.problems.append(f"{user} was told whether a seat could beat: {data}")
         try:
             P.server_adapter().validate_python(data)
         except ValueError as exc:
             self.problems.append(f"{user}: {message['type']} does not match the schema: {exc}")
         leaked = cards_written(data) & self.hidden_from(user)
+        if message["type"] == "error":  # it may quote the cards its sender wrote
+            leaked &= ~self.written.get(user, 0)
         if leaked:
             self.problems.append(f"{user} was sent hidden cards {leaked:#x}: {data}")
         self.sent[user].append(data)
@@ -153,6 +160,11 @@ class Harness:
         return hidden & ~game.required  # the first play's card is public: its holder leads
 
     # --- driving ---------------------------------------------------------------------------------
+    def receive(self, user: str, raw: str) -> bool:
+        """Hand the table a frame from ``user`` (as the web layer does)."""
+        self.written[user] = cards_written(raw)
+        return self.table.receive(user, raw)
+
     def client(self, user: str, **options: Any) -> Client:
         client = Client(self, user, **options)
         self.clients[user] = client
@@ -226,7 +238,7 @@ class Client:
         self._acted: Any = None
 
     def send(self, **data: Any) -> bool:
-        return self.harness.table.receive(self.user, json.dumps(data))
+        return self.harness.receive(self.user, json.dumps(data))
 
     def join(self, seat: int | None = None, name: str | None = None) -> None:
         self.harness.table.connect(self.user, name or self.user.upper())

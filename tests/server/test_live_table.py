@@ -8,10 +8,12 @@ card another seat still holds.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Any
 
 from table_driver import FAST, Harness
 
+from tienlen.engine.cards import mask_ascii
 from tienlen.engine.record import parse_record, replay
 from tienlen.engine.verify import verify_record
 from tienlen.money.settlement import next_game_after, replay_fields
@@ -118,3 +120,39 @@ def test_bots_think_in_a_process_pool() -> None:
     record = h.games[0][0]
     # The bot (game seat 1) played its own cards, not the time-out rule's.
     assert any(a["seat"] == 1 and "timeout" not in a for a in record.actions)
+
+
+def test_the_message_checks_can_fail() -> None:
+    """The harness flags a hidden card, a message off the schema, could_beat and a skipped
+    number (so the checks above mean something)."""
+
+    async def main() -> Harness:
+        h = Harness(config=dataclasses.replace(FAST, client_seeds=False))
+        h.table.start()
+        h.client("u0", idle=True).join(0)
+        h.client("u1", idle=True).join(1)
+        await h.advance(FAST.start_wait_s)
+        game = h.table.game
+        assert game is not None and h.table.phase == "playing"
+        h.problems.clear()
+        theirs = game.hands[1] & -game.hands[1]
+        h.capture(
+            "u0",
+            {
+                "type": "chat",
+                "n": 99,
+                "user": "x",
+                "name": "x",
+                "seat": None,
+                "text": f"seat 1 holds {mask_ascii(theirs)}",
+            },
+        )
+        h.capture("u0", {"type": "ack"})
+        h.capture(
+            "u0", {"type": "error", "code": "x", "message": "", "ref": None, "could_beat": True}
+        )
+        await h.table.close()
+        return h
+
+    h = run(main())
+    assert len(h.problems) == 5, h.problems  # hidden card, number 99, schema ×2, could_beat
