@@ -94,6 +94,7 @@ class Harness:
         dealer: Callable[..., Game] = Game.new,
         executor: Any = _POOL,
         seed: int = 0,
+        on_game_over: Callable[[GameRecord, Settlement], Any] | None = None,
     ) -> None:
         self.clock = ManualClock()
         self.sent: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -105,6 +106,7 @@ class Harness:
         self.written: dict[str, int] = {}
         """The cards each user named in their last message."""
         self.balances = balances
+        server_seeds = random.Random(f"server/{seed}")
         self.table = LiveTable(
             "t1",
             RuleSet.preset(rules),
@@ -113,12 +115,14 @@ class Harness:
             bet=bet,
             fee_bp=fee_bp,
             config=config,
-            on_game_over=lambda record, result: self.games.append((record, result)),
+            on_game_over=on_game_over
+            or (lambda record, result: self.games.append((record, result))),
             balance_of=None if balances is None else self.balances_of,
             executor=executor,
             clock=self.clock,
             seed=seed,
             dealer=dealer,
+            server_seeds=lambda: server_seeds.randbytes(32),  # reproducible deals
         )
 
     async def balances_of(self, user: str) -> int | None:

@@ -11,7 +11,7 @@ import asyncio
 import dataclasses
 from typing import Any
 
-from table_driver import FAST, Harness
+from table_driver import FAST, Harness, dealing
 
 from tienlen.engine.cards import mask_ascii
 from tienlen.engine.record import parse_record, replay
@@ -127,7 +127,7 @@ def test_the_message_checks_can_fail() -> None:
     number (so the checks above mean something)."""
 
     async def main() -> Harness:
-        h = Harness(config=dataclasses.replace(FAST, client_seeds=False))
+        h = Harness(config=dataclasses.replace(FAST, client_seeds=False), dealer=dealing("3s", ""))
         h.table.start()
         h.client("u0", idle=True).join(0)
         h.client("u1", idle=True).join(1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import math
 from typing import Any
 
 from engine_driver import FOUR_PAIRS
@@ -98,6 +99,24 @@ def test_a_chop_offer_is_private_and_lapses_as_a_decline() -> None:
     assert game.current == 1  # the turn went on meanwhile: seat 1's timer is still running
 
 
+def test_a_fresh_state_shows_the_turn_timer_and_your_own_chop_offer_only() -> None:
+    async def main() -> Harness:
+        h = await chop_table(chopper_chops=False)
+        for user in ("u3", "u1"):
+            h.clients[user].send(type="hello", protocol=1)
+        h.table.receive("stranger", '{"type": "hello", "protocol": 1}')  # never connected
+        await h.settle()
+        await h.table.close()
+        return h
+
+    h = run(main())
+    assert h.problems == [] and "stranger" not in h.sent
+    timers = {u: h.sent[u][-1]["game"]["timers"] for u in ("u3", "u1")}
+    assert [t["kind"] for t in timers["u3"]] == ["turn", "chop"]
+    assert [t["kind"] for t in timers["u1"]] == ["turn"]
+    assert h.sent["u3"][-1]["game"]["view"]["chop_offer"]
+
+
 def test_a_person_chops_out_of_turn_in_the_window() -> None:
     h = run(chop_table(chopper_chops=True))
     assert h.problems == []
@@ -134,7 +153,7 @@ def test_a_bot_in_the_window_is_asked_and_declines() -> None:
 
 # --- reconnecting --------------------------------------------------------------------------------
 async def four_playing(log_size: int = 256) -> Harness:
-    config = dataclasses.replace(FAST, log_size=log_size)
+    config = dataclasses.replace(FAST, log_size=log_size, grace_s=1000)
     h = Harness(config=config)
     h.table.start()
     for k in range(4):
@@ -342,3 +361,157 @@ def test_a_full_table_starts_at_once_and_games_follow_each_other() -> None:
     settlements = [t for t, m in sent if m["type"] == "settlement"]
     assert commitments[0] == h.times["u0"][0]  # every seat taken and ready: no waiting
     assert commitments[1] - settlements[0] == FAST.between_games_s
+
+
+# --- client seeds --------------------------------------------------------------------------------
+def test_the_deal_waits_for_client_seeds_until_the_deadline() -> None:
+    async def main() -> Harness:
+        h = Harness()
+        h.table.start()
+        h.client("u0", idle=True, seeds=False).join(0)
+        h.client("u1", idle=True, seeds=False).join(1)
+        h.client("w", idle=True).join()
+        await h.advance(FAST.start_wait_s)
+        assert h.table.phase == "seeding"
+        h.clients["u0"].send(type="client_seed", seed="abcd", ref="s")
+        h.clients["u0"].send(type="client_seed", seed="abcd", ref="again")
+        h.clients["w"].send(type="client_seed", seed="abcd", ref="w")
+        await h.advance(FAST.seed_window_s - 0.5)
+        assert h.table.phase == "seeding"  # u1 has not sent one: the window stays open
+        await h.advance(0.5)
+        await h.table.close()
+        return h
+
+    h = run(main())
+    assert h.problems == []
+    assert h.table.phase == "playing"
+    game = h.table.game
+    assert game is not None and game.deal is not None
+    assert game.deal["client_seeds"] == ["abcd", ""]
+    answers = {m["ref"]: m.get("code") for u in ("u0", "w") for m in h.sent[u] if "ref" in m}
+    assert answers == {"s": None, "again": "seed_already_sent", "w": "not_playing"}
+
+
+def test_standing_up_before_the_deal_calls_it_off() -> None:
+    async def main() -> Harness:
+        h = Harness()
+        h.table.start()
+        h.client("u0", idle=True, seeds=False).join(0)
+        h.client("u1", idle=True, seeds=False).join(1)
+        await h.advance(FAST.start_wait_s)
+        assert h.table.phase == "seeding"
+        h.clients["u1"].send(type="stand")
+        h.clients["u0"].send(type="pass", ref="p")
+        await h.advance(FAST.seed_window_s)
+        await h.table.close()
+        return h
+
+    h = run(main())
+    assert h.problems == []
+    assert h.table.phase == "waiting" and h.table.game is None
+    assert [m["code"] for m in h.sent["u0"] if m["type"] == "error"] == ["no_game"]
+    tables = [m for m in h.sent["u0"] if m["type"] == "table"]
+    assert tables[-1]["phase"] == "waiting" and tables[-1]["seats"][1] is None
+
+
+# --- bots that answer late -----------------------------------------------------------------------
+def test_a_bot_answer_overtaken_by_a_play_is_asked_again() -> None:
+    """A bot in the chop window thinks (1 s at least); meanwhile the current player passes,
+    which does not end the offer: the bot's answer is for an old state, so it is asked again."""
+
+    async def main() -> tuple[Harness, list[float]]:
+        config = dataclasses.replace(NO_SEEDS, bot_delay_s=1.0)
+        h = Harness(config=config, dealer=dealing("2s", "", "", FOUR_PAIRS, seed=4))
+        h.table.start()
+        owner, other = h.client("u0", idle=True), h.client("u1", idle=True)
+        owner.join(0)
+        other.join(1)
+        h.client("u2", idle=True).join(2)
+        owner.send(type="add_bot", seat=3, level="greedy")
+        await h.settle()
+        owner.send(type="play", cards="2s")
+        await h.settle()
+        other.send(type="pass")
+        await h.settle()
+        game = h.table.game
+        assert game is not None and game.current == 2 and game.chop_window() == (3,)
+        start = h.clock.now()
+        moments = []
+        while Action.decline(3) not in game.history:
+            # Wait until the bot has thought and sits out its delay on the clock (before the
+            # turn timer at start + 10), then move the clock to the end of the delay.
+            while (h.clock.next_wakeup() or math.inf) >= start + FAST.turn_s:
+                await asyncio.sleep(0.001)
+            h.clock.set(h.clock.next_wakeup())  # type: ignore[arg-type]
+            await h.settle()
+            moments.append(h.clock.now() - start)
+        await h.table.close()
+        return h, moments
+
+    h, moments = run(main())
+    assert h.problems == []
+    assert moments == [1.0, 2.0]  # asked at 0 (stale at 1), asked again at 1, declined at 2
+
+
+# --- the lead across games -----------------------------------------------------------------------
+def test_the_next_game_is_led_by_the_rules_and_a_first_game_when_the_leader_is_gone() -> None:
+    from tienlen.engine.game import Game
+    from tienlen.engine.record import parse_record, replay
+    from tienlen.money.settlement import next_game_after
+
+    deals: list[dict[str, Any]] = []
+    starts: list[Any] = []
+
+    def dealer(rules: Any, n: int, **kwargs: Any) -> Game:
+        deals.append(kwargs)
+        return Game.new(rules, n, **kwargs)
+
+    async def main() -> Harness:
+        h = Harness(rules="thapthanh", dealer=dealer)
+        h.table.start()
+        for k in range(3):
+            h.client(f"u{k}", seed=k).join(k)
+        for games in (1, 2):
+            await h.run_until(lambda: len(h.games) >= games)  # noqa: B023
+            record = h.games[-1][0]
+            start = next_game_after(replay(parse_record(record.to_dict())))
+            leader = None if start.leader is None else record.extra["users"][start.leader]
+            starts.append((start, leader))
+        if leader is not None:
+            h.clients[leader].send(type="stand")  # before the next deal
+        await h.run_until(lambda: len(deals) >= 3)
+        await h.table.close()
+        return h
+
+    h = run(main())
+    assert h.problems == []
+    assert set(deals[0]) == {"server_seed", "client_seeds"}  # the table's first game
+    start, _ = starts[0]
+    assert deals[1]["first_game"] == start.first_game and deals[1]["leader"] == start.leader
+    start, leader = starts[1]
+    if leader is not None:
+        assert deals[2]["first_game"] and deals[2]["leader"] is None
+        assert leader not in h.table.lineup.users  # type: ignore[union-attr]
+
+
+# --- the game-over hook --------------------------------------------------------------------------
+def test_an_async_hook_is_awaited_and_a_failing_one_does_not_stop_the_table() -> None:
+    got: list[int] = []
+
+    async def hook(record: Any, settlement: Any) -> None:
+        await asyncio.sleep(0)
+        got.append(record.extra["game"])
+        if len(got) == 1:
+            raise RuntimeError("the ledger is down")
+
+    async def main() -> Harness:
+        h = Harness(config=NO_SEEDS, on_game_over=hook)
+        h.table.start()
+        h.client("u0").join(0)
+        h.client("u1").join(1)
+        await h.run_until(lambda: len(got) >= 2)
+        await h.table.close()
+        return h
+
+    h = run(main())
+    assert h.problems == [] and got == [1, 2]

@@ -108,7 +108,7 @@ def test_a_connection_must_say_hello_first() -> None:
 
 def test_a_playing_bot_cannot_be_removed_and_a_small_table_has_fewer_seats() -> None:
     async def main() -> Harness:
-        h = Harness(config=dataclasses.replace(NO_SEEDS, seats=3))
+        h = Harness(config=dataclasses.replace(NO_SEEDS, seats=3), dealer=dealing("3s", ""))
         h.table.start()
         owner = h.client("u0", idle=True)
         owner.join(0)

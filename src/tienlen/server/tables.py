@@ -71,11 +71,8 @@ class _Alarm(NamedTuple):
     when: float
 
 
-class _Stop(NamedTuple):
-    pass
-
-
-_Item = _Connection | _Command | _Alarm | BotAnswer | _Stop
+_Item = _Connection | _Command | _Alarm | BotAnswer | None
+"""What the table's task takes from its queue; None stops it."""
 
 
 class LiveTable:
@@ -97,6 +94,7 @@ class LiveTable:
         clock: TableClock | None = None,
         seed: int | None = None,
         dealer: Callable[..., Game] = Game.new,
+        server_seeds: Callable[[], bytes] = new_server_seed,
     ) -> None:
         self.table_id = table_id
         self.rules = rules
@@ -109,6 +107,7 @@ class LiveTable:
         self._balance_of = balance_of
         self._rng = random.Random(seed)
         self._dealer = dealer  # Game.new's signature; tests deal chosen hands
+        self._server_seeds = server_seeds  # the CSPRNG; tests draw reproducible seeds
         self._queue: asyncio.Queue[_Item] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._limits: dict[str, P.RateLimit] = {}
@@ -153,7 +152,7 @@ class LiveTable:
 
     async def close(self) -> None:
         """Stop the task and every timer (a game in progress is abandoned as it is)."""
-        self._queue.put_nowait(_Stop())
+        self._queue.put_nowait(None)
         if self._task is not None:
             await self._task
         self._alarms.cancel_all()
@@ -209,7 +208,7 @@ class LiveTable:
         while True:
             item = await self._queue.get()
             try:
-                if isinstance(item, _Stop):
+                if item is None:
                     return
                 await self._handle(item)
                 await self._after_change()
@@ -424,7 +423,7 @@ class LiveTable:
         )
         self.games += 1
         self._pending = lineup
-        self._server_seed = new_server_seed()
+        self._server_seed = self._server_seeds()
         self._client_seeds = {}
         self.phase = "seeding"
         now = self.clock.now()

@@ -1,0 +1,128 @@
+"""The live table's parts on their own: clocks and alarms, outboxes, settings, the bot pool."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from tienlen.server.botpool import shared_bot_pool, shutdown_bot_pool
+from tienlen.server.outbox import Outbox
+from tienlen.server.seating import Lineup, Occupant, TableConfig
+from tienlen.server.timers import Alarms, ManualClock, SystemTableClock
+
+
+def test_a_manual_clock_wakes_sleepers_in_order_and_never_goes_back() -> None:
+    async def main() -> list[str]:
+        clock = ManualClock(100.0)
+        woke: list[str] = []
+
+        async def sleeper(name: str, when: float) -> None:
+            await clock.sleep_until(when)
+            woke.append(f"{name}@{clock.now()}")
+
+        tasks = [asyncio.create_task(sleeper(n, w)) for n, w in (("b", 105), ("a", 102))]
+        await sleeper("past", 50)  # already due: no wait
+        await asyncio.sleep(0)
+        assert clock.next_wakeup() == 102
+        clock.advance(2.5)
+        await asyncio.sleep(0)
+        clock.set(90)  # never back
+        assert clock.now() == 102.5
+        clock.set(105)
+        await asyncio.gather(*tasks)
+        assert clock.next_wakeup() is None
+        return woke
+
+    assert run(main()) == ["past@100.0", "a@102.5", "b@105"]
+
+
+def test_the_system_clock_sleeps_for_real() -> None:
+    async def main() -> float:
+        clock = SystemTableClock()
+        start = time.time()
+        await clock.sleep_until(start + 0.02)
+        await clock.sleep_until(start - 1)  # in the past: at once
+        return clock.now() - start
+
+    assert 0.02 <= run(main()) < 1
+
+
+def test_an_alarm_set_again_replaces_the_old_one() -> None:
+    async def main() -> list[tuple[object, float]]:
+        clock = ManualClock(0.0)
+        rang: list[tuple[object, float]] = []
+        alarms = Alarms(clock, lambda key, when: rang.append((key, when)))
+        alarms.set(("turn",), 10)
+        alarms.set(("turn",), 20)  # replaces
+        alarms.set(("chop", 1), 3)
+        alarms.set(("chop", 2), 4)
+        alarms.cancel_kinds("chop")
+        assert ("turn",) in alarms and ("chop", 1) not in alarms
+        await asyncio.sleep(0)
+        clock.set(30)
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert not alarms.due(("turn",), 10)  # a replaced alarm is not due
+        assert alarms.due(("turn",), 20) and ("turn",) not in alarms
+        alarms.set(("grace", "u"), 40)
+        alarms.cancel_all()
+        return rang
+
+    assert run(main()) == [(("turn",), 20)]
+
+
+def test_an_outbox_numbers_keeps_the_latest_and_says_what_was_missed() -> None:
+    box = Outbox(3)
+    shared = {"type": "chat", "text": "hi"}
+    sent = [box.add(shared) for _ in range(5)]
+    assert [m["n"] for m in sent] == [1, 2, 3, 4, 5] and "n" not in shared
+    assert box.since(5) == []
+    assert box.since(2) == sent[2:]
+    assert box.since(1) is None  # message 2 is no longer kept
+    assert box.since(6) is None  # never given
+    assert Outbox(3).since(0) == []
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"seats": 1},
+        {"seats": 5},
+        {"turn_s": 0},
+        {"chop_s": -1},
+        {"grace_s": "60"},
+        {"bot_budget_s": 0},
+        {"log_size": 0},
+        {"rate": 0},
+        {"burst": 0.5},
+    ],
+)
+def test_table_settings_are_checked(bad: dict[str, object]) -> None:
+    with pytest.raises(ValueError):
+        TableConfig(**bad)  # type: ignore[arg-type]
+
+
+def test_a_lineup_loses_a_player_with_their_balance() -> None:
+    people = [Occupant("a", "A"), Occupant("b", "B"), Occupant("bot-1", "bot", "greedy")]
+    lineup = Lineup.of([0, 2, 3], people, [100, 50, None], 10**12)
+    assert lineup.balances == [100, 50, 10**12] and lineup.bots == [False, False, True]
+    lineup.remove("b")
+    assert (lineup.seats, lineup.users, lineup.balances) == ([0, 3], ["a", "bot-1"], [100, 10**12])
+    assert lineup.seat("bot-1") == 1 and lineup.seat("b") is None
+    assert Lineup.of([0, 1], people[:2], [None, None], 1).balances is None
+
+
+def test_the_shared_bot_pool_is_one_pool_until_shut_down() -> None:
+    pool = shared_bot_pool(1)
+    assert shared_bot_pool() is pool
+    shutdown_bot_pool()
+    again = shared_bot_pool(1)
+    assert again is not pool
+    shutdown_bot_pool()
+    shutdown_bot_pool()  # nothing to stop: fine
+
+
+def run(coroutine: object) -> object:
+    return asyncio.run(coroutine)  # type: ignore[arg-type]
