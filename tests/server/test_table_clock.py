@@ -225,6 +225,30 @@ def test_a_client_gets_a_fresh_state_when_the_log_no_longer_reaches_back() -> No
     assert answers[1]["game"]["view"]["hand"]
 
 
+def test_a_second_tab_replaces_the_first_whose_close_is_then_ignored() -> None:
+    async def main() -> Harness:
+        h = Harness()
+        h.table.start()
+        first = h.table.connect("u0", "U0")
+        h.clients["u0"] = client = h.client("u0", idle=True)
+        client.send(type="hello", protocol=1)
+        client.send(type="sit", seat=0)
+        await h.settle()
+        second = h.table.connect("u0", "U0")  # a reload: the new socket opens first
+        client.send(type="hello", protocol=1, last_n=client.last_n)
+        h.table.disconnect("u0", first)  # then the old one closes: too late to matter
+        await h.advance(FAST.grace_s + 1)
+        assert h.table.table_info()["seats"][0]["connected"]
+        h.table.disconnect("u0", second)
+        await h.advance(FAST.grace_s + 1)
+        await h.table.close()
+        return h
+
+    h = run(main())
+    assert h.problems == []
+    assert h.table.seats[0] is None  # the latest connection closed: the grace period ran out
+
+
 # --- the grace period ----------------------------------------------------------------------------
 async def two_idle_players() -> Harness:
     h = Harness(config=NO_SEEDS, dealer=dealing("3s", "", leader=0))

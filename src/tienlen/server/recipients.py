@@ -20,6 +20,7 @@ from typing import Any
 from ..engine.codec import action_to_dict, event_to_dict, seat_view_to_dict, spectator_view_to_dict
 from ..engine.views import SeatView, SpectatorView
 from .outbox import Outbox
+from .table_protocol import PROTOCOL_VERSION, Hello
 
 logger = logging.getLogger(__name__)
 
@@ -111,16 +112,18 @@ class Recipients:
             self.emit(member, message)
 
     def hello(
-        self,
-        member: Member,
-        last_n: int | None,
-        welcome: dict[str, Any],
-        state: Callable[[Member], dict[str, Any]],
+        self, member: Member, hello: Hello, table: str, state: Callable[[Member], dict[str, Any]]
     ) -> None:
-        """Answer ``hello``: ``welcome``, then the messages after ``last_n`` exactly as they
-        were numbered, or a fresh ``state`` when they are not all kept (or none was named)."""
+        """Answer ``hello``: ``welcome``, then the messages after its ``last_n`` exactly as
+        they were numbered, or a fresh ``state`` when they are not all kept (or none was
+        named)."""
+        last_n = hello.last_n
         missed = None if last_n is None else member.outbox.since(last_n)
-        self.send(member.user, {**welcome, "resumed": missed is not None})
+        welcome = {"type": "welcome", "protocol": PROTOCOL_VERSION, "table": table}
+        welcome |= {"user": member.user, "resumed": missed is not None}
+        if hello.ref is not None:
+            welcome["ref"] = hello.ref
+        self.send(member.user, welcome)
         if missed is not None:
             for message in missed:
                 self.send(member.user, message)

@@ -111,6 +111,7 @@ class LiveTable:
         self._queue: asyncio.Queue[_Item] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._limits: dict[str, P.RateLimit] = {}
+        self._connections: dict[str, int] = {}
         self.recipients = Recipients(send, config.log_size)
         self._alarms = Alarms(
             self.clock, lambda key, when: self._queue.put_nowait(_Alarm(key, when))
@@ -158,16 +159,21 @@ class LiveTable:
         self._alarms.cancel_all()
         self._bots.cancel_all()
 
-    def connect(self, user: str, name: str) -> None:
-        """A connection of ``user`` opened (a new one replaces the old). It is sent numbered
-        messages once it has said ``hello``."""
+    def connect(self, user: str, name: str) -> int:
+        """A connection of ``user`` opened; it replaces any other (close that socket). It is
+        sent numbered messages once it has said ``hello``. Returns its number, for
+        :meth:`disconnect`."""
         self._limits[user] = self.config.rate_limit()
+        self._connections[user] = number = self._connections.get(user, 0) + 1
         self._queue.put_nowait(_Connection(user, name))
+        return number
 
-    def disconnect(self, user: str) -> None:
-        """The connection of ``user`` closed: the seat is kept for the grace period."""
-        self._limits.pop(user, None)
-        self._queue.put_nowait(_Connection(user, None))
+    def disconnect(self, user: str, connection: int | None = None) -> None:
+        """A connection of ``user`` closed (ignored when ``connection`` is not their latest):
+        the seat is kept for the grace period."""
+        if connection is None or connection == self._connections.get(user):
+            self._limits.pop(user, None)
+            self._queue.put_nowait(_Connection(user, None))
 
     def receive(self, user: str, raw: str | bytes) -> bool:
         """A frame from ``user``: refused at once with an ``error`` when malformed or over the
@@ -237,11 +243,7 @@ class LiveTable:
             return  # nobody to answer: the connection is gone
         ref = getattr(message, "ref", None)
         if isinstance(message, P.Hello):
-            welcome = {"type": "welcome", "protocol": P.PROTOCOL_VERSION, "table": self.table_id}
-            welcome["user"] = user
-            if ref is not None:
-                welcome["ref"] = ref
-            self.recipients.hello(member, message.last_n, welcome, self._state)
+            self.recipients.hello(member, message, self.table_id, self._state)
             return
         try:
             if not member.synced:
