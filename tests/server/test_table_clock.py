@@ -512,6 +512,11 @@ def test_the_next_game_is_led_by_the_rules_and_a_first_game_when_the_leader_is_g
     assert set(deals[0]) == {"server_seed", "client_seeds"}  # the table's first game
     start, _ = starts[0]
     assert deals[1]["first_game"] == start.first_game and deals[1]["leader"] == start.leader
+    # Three of four seats taken: the next game comes at the end of the pause all the same.
+    sent = list(zip(h.times["u0"], h.sent["u0"], strict=True))
+    settled = [t for t, m in sent if m["type"] == "settlement"]
+    dealt = [t for t, m in sent if m["type"] == "commitment"]
+    assert dealt[1] - settled[0] == FAST.between_games_s
     start, leader = starts[1]
     if leader is not None:
         assert deals[2]["first_game"] and deals[2]["leader"] is None

@@ -43,7 +43,8 @@ class TableConfig:
     """Collect client seeds after the commitment (docs/FAIRNESS.md)."""
     seed_window_s: float = 3.0
     start_wait_s: float = 5.0
-    """Once two are ready, how long to wait for the other seated players to be."""
+    """Once two are ready (and no game was just played), how long others have to sit down and
+    be ready; after a game the next one starts at the end of ``between_games_s``."""
     between_games_s: float = 3.0
     bot_budget_s: float = 2.0
     """Wall-clock seconds a bot may think before the time-out rule acts for it."""

@@ -388,7 +388,8 @@ class LiveTable:
 
     async def _maybe_start(self, force: bool = False) -> None:
         """Deal when at least two are ready, a person among them: at once when every seat is
-        taken and ready, else ``start_wait_s`` later (others may sit down) with those ready."""
+        taken and ready, else ``start_wait_s`` later (others may sit down) with those ready —
+        or, after a game, at the end of the pause between games."""
         if self.clock.now() < self._rest_until:
             return
         ready: list[int] = []
@@ -600,8 +601,8 @@ class LiveTable:
             self._expire(key[1])
         elif kind == "seeds" and self.phase == "seeding":
             self._deal()
-        elif kind == "start" and self.phase == "waiting":
-            await self._maybe_start(force=True)
+        elif kind in ("start", "rest") and self.phase == "waiting":
+            await self._maybe_start(force=True)  # with those ready now
 
     def _expire(self, user: str) -> None:
         """The grace period ran out: a player leaves their seat (and game); a spectator is
