@@ -333,12 +333,9 @@ class LiveTable:
     def _plays_now(self, user: str) -> bool:
         """Whether ``user`` still holds cards in the game in progress."""
         seat, game = self._game_seat(user), self.game
-        return (
-            seat is not None
-            and game is not None
-            and not game.over
-            and game.in_game >> seat & 1 == 1
-        )
+        if seat is None or game is None or game.over:
+            return False
+        return bool(game.in_game >> seat & 1)
 
     # --- playing --------------------------------------------------------------------------------
     def _game_seat(self, user: str) -> int | None:
