@@ -11,12 +11,12 @@ import asyncio
 import dataclasses
 from typing import Any
 
-from table_driver import FAST, Harness, dealing
-
 from tienlen.engine.cards import mask_ascii
 from tienlen.engine.record import parse_record, replay
 from tienlen.engine.verify import verify_record
 from tienlen.money.settlement import next_game_after, replay_fields
+
+from .table_driver import FAST, Harness, dealing
 
 
 def run(coroutine: Any) -> Any:

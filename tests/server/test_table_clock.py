@@ -9,9 +9,10 @@ import math
 from typing import Any
 
 from engine_driver import FOUR_PAIRS
-from table_driver import FAST, Harness, dealing
 
 from tienlen.engine.actions import Action
+
+from .table_driver import FAST, Harness, dealing
 
 NO_SEEDS = dataclasses.replace(FAST, client_seeds=False)
 

@@ -11,10 +11,11 @@ import time
 from typing import Any
 
 import pytest
-from table_driver import FAST, Harness, dealing
 
 from tienlen.engine.views import SeatView
 from tienlen.server import table_protocol as P
+
+from .table_driver import FAST, Harness, dealing
 
 NO_SEEDS = dataclasses.replace(FAST, client_seeds=False)
 
