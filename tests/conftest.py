@@ -6,10 +6,55 @@ Test modules import these directly (``from conftest import deal``); pytest puts 
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import random
+from pathlib import Path
+from types import ModuleType
 
+import pytest
+
+import tienlen.engine
 from tienlen.engine.cards import FULL_DECK, cards_of, mask_of, parse_mask
 from tienlen.engine.game import HAND_SIZE, Game
+
+
+def engine_modules() -> list[ModuleType]:
+    """Every module of the engine package, imported."""
+    return [
+        importlib.import_module(f"tienlen.engine.{info.name}")
+        for info in pkgutil.iter_modules(tienlen.engine.__path__)
+        if not info.name.endswith("__mypyc")
+    ]
+
+
+def compiled_engine_modules() -> list[ModuleType]:
+    """The engine modules this process runs compiled (none under ``TIENLEN_PURE=1``)."""
+    return [m for m in engine_modules() if not str(m.__file__).endswith(".py")]
+
+
+def engine_kind() -> str:
+    compiled = [m.__name__.rsplit(".", 1)[1] for m in compiled_engine_modules()]
+    if not compiled:
+        return "tienlen engine tested: pure Python"
+    return "tienlen engine tested: compiled by mypyc (" + ", ".join(compiled) + ")"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    terminalreporter.write_line(engine_kind())
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Refuse to test a compiled module older than its source: the edit would go untested."""
+    for module in compiled_engine_modules():
+        built = Path(str(module.__file__))
+        source = built.with_name(module.__name__.rsplit(".", 1)[1] + ".py")
+        if source.stat().st_mtime > built.stat().st_mtime:
+            pytest.exit(
+                f"{built.name} is older than {source}: rebuild it with `make` (pip install -e .), "
+                "or test the sources with TIENLEN_PURE=1",
+                returncode=4,
+            )
 
 
 def m(text: str) -> int:

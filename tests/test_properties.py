@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 from conftest import deal
 from hypothesis import HealthCheck, given, settings
@@ -165,8 +165,11 @@ def reach_state(preset: str, n: int, seed: int, steps: int, chaos: bool = True) 
 
 
 def state_of(game: Game) -> dict[str, Any]:
-    """Everything in the game object except the legal-actions cache, deep-copied."""
-    return copy.deepcopy({k: v for k, v in vars(game).items() if not k.startswith("_cache")})
+    """Everything in the game object except the legal-actions cache, deep-copied.
+
+    ``__getstate__`` rather than ``vars``: a game compiled by mypyc has no ``__dict__``."""
+    state = cast(dict[str, Any], game.__getstate__())
+    return copy.deepcopy({k: v for k, v in state.items() if not k.startswith("_cache")})
 
 
 def accepted(game: Game, action: Callable[[Game], object]) -> bool:

@@ -13,20 +13,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from typing import Final
 
 Card = int
 
-RANK_NAMES = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
-SUIT_SYMBOLS = ("♠", "♣", "♦", "♥")
-SUIT_LETTERS = ("s", "c", "d", "h")
-SUIT_NAMES_VI = ("bích", "chuồn", "rô", "cơ")
+RANK_NAMES: Final = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
+SUIT_SYMBOLS: Final = ("♠", "♣", "♦", "♥")
+SUIT_LETTERS: Final = ("s", "c", "d", "h")
+SUIT_NAMES_VI: Final = ("bích", "chuồn", "rô", "cơ")
 
-RANK_TWO = 12
+RANK_TWO: Final = 12
 """Index of the rank 2 (heo), the highest rank."""
-THREE_SPADES: Card = 0
-TWO_HEARTS: Card = 51
-FULL_DECK = (1 << 52) - 1
-TWOS_MASK = 0xF << (4 * RANK_TWO)
+THREE_SPADES: Final[Card] = 0
+TWO_HEARTS: Final[Card] = 51
+FULL_DECK: Final = (1 << 52) - 1
+TWOS_MASK: Final = 0xF << (4 * RANK_TWO)
 
 _RANK_PARSE = {name.lower(): i for i, name in enumerate(RANK_NAMES)} | {"t": 7}
 _SUIT_PARSE = {ch: i for i, ch in enumerate(SUIT_LETTERS)} | {
@@ -192,7 +193,8 @@ class CardSet:
     def issubset(self, other: CardSet) -> bool:
         return self.mask & ~other.mask == 0
 
-    __le__ = issubset
+    def __le__(self, other: CardSet) -> bool:
+        return self.mask & ~other.mask == 0
 
     def __str__(self) -> str:
         return mask_str(self.mask)

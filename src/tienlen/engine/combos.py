@@ -8,14 +8,16 @@ decided by the rule set's chop table, written in terms of :data:`CATEGORIES`.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .cards import RANK_TWO, mask_str
 
-SINGLE = 1
-PAIR = 2
-TRIPLE = 3
-STRAIGHT = 4
-QUAD = 5
-PAIRS = 6
+SINGLE: Final = 1
+PAIR: Final = 2
+TRIPLE: Final = 3
+STRAIGHT: Final = 4
+QUAD: Final = 5
+PAIRS: Final = 6
 """Consecutive pairs (đôi thông): length is the number of pairs, 3 to 6."""
 
 KIND_NAMES = {
@@ -36,16 +38,16 @@ KIND_NAMES_VI = {
 }
 
 # Chop categories: what may be chopped and what chops. A 2 is a heo, a bomb is hàng.
-TWO = "two"
-TWO_PAIR = "two_pair"
-TWO_TRIPLE = "two_triple"
-PAIRS3 = "pairs3"
-PAIRS4 = "pairs4"
-PAIRS5 = "pairs5"
-PAIRS6 = "pairs6"
-FOUR_KIND = "quad"
-CATEGORIES = (TWO, TWO_PAIR, TWO_TRIPLE, PAIRS3, FOUR_KIND, PAIRS4, PAIRS5, PAIRS6)
-BOMB_CATEGORIES = (PAIRS3, FOUR_KIND, PAIRS4, PAIRS5, PAIRS6)
+TWO: Final = "two"
+TWO_PAIR: Final = "two_pair"
+TWO_TRIPLE: Final = "two_triple"
+PAIRS3: Final = "pairs3"
+PAIRS4: Final = "pairs4"
+PAIRS5: Final = "pairs5"
+PAIRS6: Final = "pairs6"
+FOUR_KIND: Final = "quad"
+CATEGORIES: Final = (TWO, TWO_PAIR, TWO_TRIPLE, PAIRS3, FOUR_KIND, PAIRS4, PAIRS5, PAIRS6)
+BOMB_CATEGORIES: Final = (PAIRS3, FOUR_KIND, PAIRS4, PAIRS5, PAIRS6)
 CATEGORY_NAMES = {
     TWO: ("a single 2", "heo"),
     TWO_PAIR: ("a pair of 2s", "đôi heo"),
@@ -57,7 +59,7 @@ CATEGORY_NAMES = {
     PAIRS6: ("6 consecutive pairs", "6 đôi thông"),
 }
 
-NIB_COUNT = tuple(bin(n).count("1") for n in range(16))
+NIB_COUNT: Final = tuple(bin(n).count("1") for n in range(16))
 
 
 def kind_of(code: int) -> int:
@@ -98,8 +100,8 @@ def is_bomb(code: int) -> bool:
     return kind in (PAIRS, QUAD)
 
 
-_CLASSIFY_CACHE: dict[int, int] = {}
-_CACHE_LIMIT = 1 << 20
+_CLASSIFY_CACHE: Final[dict[int, int]] = {}
+_CACHE_LIMIT: Final = 1 << 20
 
 
 def classify(mask: int) -> int:

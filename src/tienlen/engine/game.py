@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from . import combos as C
 from . import errors as E
@@ -48,11 +48,11 @@ from .rules import RuleSet
 
 __all__ = ["HAND_SIZE", "PASS", "TERMINAL", "Action", "Game"]
 
-TERMINAL = -1
+TERMINAL: Final = -1
 """``current_player`` once the game is over."""
-HAND_SIZE = 13
+HAND_SIZE: Final = 13
 
-_OUT_OF_TURN_CATEGORIES = (C.PAIRS4, C.PAIRS5, C.PAIRS6)
+_OUT_OF_TURN_CATEGORIES: Final = (C.PAIRS4, C.PAIRS5, C.PAIRS6)
 
 
 _new_tuple = tuple.__new__
@@ -60,6 +60,11 @@ _new_tuple = tuple.__new__
 
 class Game:
     """One game of Tiến Lên Miền Nam from the deal to the end."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Game:
+        """A blank game for ``__init__`` to fill, or for :meth:`copy` to copy into. Declared so
+        that mypyc, compiling this class, lets ``Game.__new__(Game)`` skip ``__init__``."""
+        return super().__new__(cls)
 
     def __init__(
         self,

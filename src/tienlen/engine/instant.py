@@ -7,13 +7,14 @@ and says whether the hand holds that pattern. See RULES.md §2 and docs/RULES.md
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from .cards import RANK_TWO, THREE_SPADES, TWOS_MASK
 from .combos import NIB_COUNT
 from .rules import RuleSet
 
-_RED = sum(0b1100 << (4 * r) for r in range(13))
-_BLACK = sum(0b0011 << (4 * r) for r in range(13))
+_RED: Final = sum(0b1100 << (4 * r) for r in range(13))
+_BLACK: Final = sum(0b0011 << (4 * r) for r in range(13))
 
 
 def _counts(hand: int) -> list[int]:
@@ -123,7 +124,7 @@ def five_consecutive_pairs_one_triple(hand: int, rules: RuleSet) -> bool:
     return False
 
 
-DETECTORS: dict[str, Callable[[int, RuleSet], bool]] = {
+DETECTORS: Final[dict[str, Callable[[int, RuleSet], bool]]] = {
     "dragon": dragon,
     "dragon_flush": dragon_flush,
     "four_twos": four_twos,

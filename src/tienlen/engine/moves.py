@@ -6,11 +6,13 @@ tables, so its cost grows with the number of plays produced, not with the number
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import combos as C
 from .cards import RANK_TWO
 from .rules import RuleSet
 
-_RANKS = range(13)
+_RANKS: Final = range(13)
 
 
 def _bits_with(count: int, rank: int) -> tuple[tuple[int, ...], ...]:
@@ -23,19 +25,19 @@ def _bits_with(count: int, rank: int) -> tuple[tuple[int, ...], ...]:
 
 
 # SUBS[k][rank][nibble] -> masks of k cards of that rank drawn from the nibble's suits.
-SUBS = tuple(tuple(_bits_with(k, r) for r in _RANKS) for k in range(5))
+SUBS: Final = tuple(tuple(_bits_with(k, r) for r in _RANKS) for k in range(5))
 # SAME_RANK[rank][nibble] -> every single, pair, triple and four of a kind within the nibble.
-SAME_RANK = tuple(
+SAME_RANK: Final = tuple(
     tuple(SUBS[1][r][n] + SUBS[2][r][n] + SUBS[3][r][n] + SUBS[4][r][n] for n in range(16))
     for r in _RANKS
 )
-_FOLD = sum(1 << (4 * r) for r in _RANKS)
+_FOLD: Final = sum(1 << (4 * r) for r in _RANKS)
 """Bit 0 of every rank's nibble."""
-_LOW3 = 0x7 * _FOLD
-_LOW2 = 0x3 * _FOLD
-_NO_TWOS = _FOLD & ~(0xF << (4 * RANK_TWO))
-_RUN = tuple(sum(1 << (4 * i) for i in range(n)) for n in range(14))
-_CATEGORY_SHAPE = {
+_LOW3: Final = 0x7 * _FOLD
+_LOW2: Final = 0x3 * _FOLD
+_NO_TWOS: Final = _FOLD & ~(0xF << (4 * RANK_TWO))
+_RUN: Final = tuple(sum(1 << (4 * i) for i in range(n)) for n in range(14))
+_CATEGORY_SHAPE: Final = {
     C.PAIRS3: 3,
     C.PAIRS4: 4,
     C.PAIRS5: 5,
