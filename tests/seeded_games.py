@@ -4,12 +4,15 @@ tests/test_compiled.py runs this script twice, in fresh processes, once on the p
 engine (``TIENLEN_PURE=1``) and once on the engine as installed, and compares the two outputs:
 the compiled engine must be indistinguishable from the pure one.
 
-Half the deals are stacked so that bombs meet 2s. Each step draws among every action the rules
-give any seat (out-of-turn chops by 4 consecutive pairs included; those, 2s and bombs are
-preferred when there are some, or they would rarely happen), with a time-out, a player leaving,
-or an illegal action thrown in now and then; the refusal of an illegal action is
-recorded by its error class and message. For each game: its record, its events, its summary,
-and a digest of every list of legal actions it offered.
+Half the deals are stacked so that bombs meet 2s. Each step sends one command through
+``Game.apply``, drawn among every action the rules give any seat (out-of-turn chops by 4
+consecutive pairs included; those, declines of a chop offer, 2s and bombs are preferred when
+there are some, or they would rarely happen), with a time-out, a player leaving, or a random
+command from a random seat (mostly refused) now and then, and in some games a seat that always
+lets its timer run out; a refusal is recorded by its error
+class and message. For each game: its record and what it replays to, its events (and those of a
+copy of the game restored from its snapshot), its summary, a seat's view of the end, and a
+digest of every list of legal actions and chop window it offered.
 
 Run: ``python tests/seeded_games.py [--games N] [--seed S]``.
 """
@@ -23,12 +26,15 @@ import random
 import sys
 from typing import Any
 
+from tienlen.engine.actions import Action
+from tienlen.engine.codec import event_to_dict, seat_view_to_dict
 from tienlen.engine.combos import category, classify
 from tienlen.engine.errors import IllegalAction
-from tienlen.engine.events import event_to_dict
-from tienlen.engine.game import Game, next_game
+from tienlen.engine.game import Game
 from tienlen.engine.record import parse_record, record_of, replay
 from tienlen.engine.rules import PRESETS
+from tienlen.engine.series import next_game
+from tienlen.engine.views import view_of
 
 
 def compiled_modules() -> list[str]:
@@ -73,34 +79,46 @@ def stacked_deal(players: int, rng: random.Random) -> list[int]:
     return hands
 
 
-def play(game: Game, rng: random.Random, digest: Any) -> list[dict[str, Any]]:
-    """Play a game to its end with random actions; returns the refusals met on the way."""
+def play(game: Game, rng: random.Random, digest: Any, sleepy: int = -1) -> list[dict[str, Any]]:
+    """Play a game to its end with random commands; returns the refusals met on the way.
+
+    The ``sleepy`` seat lets its timer run out at every turn, so it is often caught cóng."""
     refused: list[dict[str, Any]] = []
     while not game.over:
         seat = game.current_player
-        choices = [(seat, a) for a in game.legal_actions()]
-        chops = [(s, a) for s in range(game.n) if s != seat for a in game.legal_actions(s)]
-        digest.update(repr((choices, chops)).encode())
+        window = game.chop_window()
+        choices = [
+            Action.play(seat, a) if a else Action.pass_turn(seat) for a in game.legal_actions()
+        ]
+        chops = [
+            Action.play(s, a) for s in range(game.n) if s != seat for a in game.legal_actions(s)
+        ]
+        digest.update(repr((window, choices, chops)).encode())
         # 2s and bombs, played more often than at random so that chops happen.
-        heavy = [(s, a) for s, a in choices if a and category(classify(a))]
+        heavy = [a for a in choices if a.cards and category(classify(a.cards))]
         roll = rng.random()
         try:
-            if roll < 0.03:
-                game.timeout()
+            if roll < 0.03 or seat == sleepy:
+                action = Action.timeout(seat)
             elif roll < 0.035:
-                game.leave(rng.choice([s for s in range(game.n) if game.in_game >> s & 1]))
+                action = Action.leave(
+                    rng.choice([s for s in range(game.n) if game.in_game >> s & 1])
+                )
             elif roll < 0.10:
-                # Any seat, any handful of its cards, or a pass: most are refused.
+                # Any command from any seat, with any handful of its cards: most are refused.
                 other = rng.randrange(game.n)
-                hand = game.hands[other]
-                attempt = hand & rng.getrandbits(52) & rng.getrandbits(52)
-                game.apply_action(attempt, other)
+                attempt = game.hands[other] & rng.getrandbits(52) & rng.getrandbits(52)
+                kind = rng.choice(("play", "play", "pass", "decline", "timeout"))
+                action = Action(other, kind, attempt if kind == "play" else 0)  # type: ignore[arg-type]
+            elif window and rng.random() < 0.3:
+                action = Action.decline(rng.choice(window))
             elif chops and rng.random() < 0.5:
-                game.apply_action(*reversed(rng.choice(chops)))
+                action = rng.choice(chops)
             elif heavy and rng.random() < 0.4:
-                game.apply_action(*reversed(rng.choice(heavy)))
+                action = rng.choice(heavy)
             else:
-                game.apply_action(*reversed(rng.choice(choices)))
+                action = rng.choice(choices)
+            game.apply(action)
         except IllegalAction as exc:
             refused.append({"error": type(exc).__name__, "code": exc.code, "message": str(exc)})
     return refused
@@ -120,13 +138,14 @@ def games(count: int, seed: int) -> list[dict[str, Any]]:
         else:
             game = Game.new(rules, players, rng=rng)
         digest = hashlib.sha256()
-        refused = play(game, rng, digest)
+        refused = play(game, rng, digest, sleepy=index % players if index % 4 == 1 else -1)
         # The next game at the table: not a first game (unless instant win or all left).
         follow = Game.new(rules, players, rng=rng, **next_game(game).kwargs())
         refused += play(follow, rng, digest)
         for finished in (game, follow):
             record = record_of(finished).to_dict()
             replayed = replay(parse_record(json.loads(json.dumps(record))))
+            restored = Game.restore(json.loads(json.dumps(finished.snapshot())))
             out.append(
                 {
                     "preset": preset,
@@ -134,6 +153,8 @@ def games(count: int, seed: int) -> list[dict[str, Any]]:
                     "events": [event_to_dict(e) for e in finished.events],
                     "summary": finished.summary(),
                     "replayed_summary": replayed.summary(),
+                    "restored_events": [event_to_dict(e) for e in restored.copy().events],
+                    "view": seat_view_to_dict(view_of(finished, index % players)),
                 }
             )
         out[-1]["refused"] = refused

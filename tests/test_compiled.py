@@ -1,8 +1,9 @@
 """The compiled engine plays exactly like the pure Python one (differential test).
 
 setup.py compiles the hot engine modules with mypyc when it can; the ``.py`` sources stay the
-reference. tests/seeded_games.py plays the same seeded games (every preset, out-of-turn chops,
-time-outs, players leaving, refused actions) in two fresh processes, one with ``TIENLEN_PURE=1``
+reference. tests/seeded_games.py plays the same seeded games (every preset, out-of-turn chops
+and declined offers, time-outs, players leaving, refused commands, copies, snapshots, views) in
+two fresh processes, one with ``TIENLEN_PURE=1``
 and one on the engine as installed, and the outputs must be identical. Without a compiled
 engine the comparison is skipped and says so; the pure side is still played and checked.
 """
@@ -41,8 +42,8 @@ def played(pure: bool) -> dict[str, Any]:
         capture_output=True,
         text=True,
         env=env,
-        check=True,
     )
+    assert result.returncode == 0, result.stderr
     output: dict[str, Any] = json.loads(result.stdout)
     return output
 
@@ -57,15 +58,26 @@ def test_pure_side_is_pure_and_plays_everything_compared() -> None:
     seen: Counter[str] = Counter()
     for game in games:
         assert game["summary"] == game["replayed_summary"]  # the record replays to the same end
+        assert game["events"] == game["restored_events"]  # so does the snapshot, and its copy
         for event in game["events"]:
             seen[event["type"]] += 1
             seen["out of turn"] += event["type"] == "play" and event["out_of_turn"]
             seen["over-chop"] += event["type"] == "chop" and len(event["chain"]) > 1
         for action in game["record"]["actions"]:
-            seen["timeout"] += "timeout" in action
+            seen.update(kind for kind in ("timeout", "decline") if kind in action)
         for refusal in game.get("refused", []):
             seen["refused " + refusal["code"]] += 1
-    for kind in ("chop", "over-chop", "out of turn", "timeout", "left", "instantwin", "cong"):
+    wanted = (
+        "chop",
+        "over-chop",
+        "out of turn",
+        "decline",
+        "timeout",
+        "left",
+        "instant_win",
+        "cong",
+    )
+    for kind in wanted:
         assert seen[kind] >= 1, f"no {kind} in the seeded games: the comparison would miss it"
     assert sum(n for k, n in seen.items() if k.startswith("refused")) >= 100
 

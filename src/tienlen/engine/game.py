@@ -62,8 +62,7 @@ class Game:
     """One game of Tiến Lên Miền Nam from the deal to the end."""
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Game:
-        """A blank game for ``__init__`` to fill, or for :meth:`copy` to copy into. Declared so
-        that mypyc, compiling this class, lets ``Game.__new__(Game)`` skip ``__init__``."""
+        """A blank game; declared so that, compiled by mypyc, :meth:`copy` may skip __init__."""
         return super().__new__(cls)
 
     def __init__(
