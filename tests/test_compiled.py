@@ -10,8 +10,11 @@ engine the comparison is skipped and says so; the pure side is still played and 
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import json
 import os
+import pickle
 import subprocess
 import sys
 from collections import Counter
@@ -21,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from tienlen.engine import PURE_SWITCH
+from tienlen.engine import PURE_SWITCH, events
 from tienlen.engine.rules import PRESETS
 
 SCRIPT = Path(__file__).with_name("seeded_games.py")
@@ -93,3 +96,34 @@ def test_compiled_engine_plays_exactly_like_the_pure_one() -> None:
     pure = played(pure=True)["games"]
     for mine, reference in zip(installed["games"], pure, strict=True):
         assert mine == reference, f"game {reference['record']} differs"
+
+
+SAMPLES = {
+    "beaten": (1, 2, 3),
+    "could_beat": True,
+    "out_of_turn": True,
+    "auto": True,
+    "inherited": True,
+}
+"""Values that are not the defaults and of the right types (compiled, ``__init__`` checks);
+any other field is an int."""
+
+
+@pytest.mark.parametrize("name", ["Play", "Pass", "RoundWon"])
+def test_a_spelled_out_event_init_matches_the_fields(name: str) -> None:
+    """Play, Pass and RoundWon write their own ``__init__`` (compiled, it is faster than the
+    dataclass one): it must take every field, in order, with the same defaults, and set it;
+    and the event must still pickle and copy (compiled, through its ``__reduce__``)."""
+    cls = getattr(events, name)
+    assert "__init__" in vars(cls)
+    fields = dataclasses.fields(cls)
+    values: list[object] = [SAMPLES.get(f.name, 7 + i) for i, f in enumerate(fields)]
+    for event in (cls(*values), cls(**{f.name: v for f, v in zip(fields, values, strict=True)})):
+        assert [getattr(event, f.name) for f in fields] == values
+    for twin in (pickle.loads(pickle.dumps(event)), copy.copy(event)):
+        assert [getattr(twin, f.name) for f in fields] == values
+    required = [f for f in fields if f.default is dataclasses.MISSING]
+    event = cls(*values[: len(required)])
+    assert [getattr(event, f.name) for f in fields] == values[: len(required)] + [
+        f.default for f in fields[len(required) :]
+    ]

@@ -3,6 +3,8 @@ no-twice-in-a-row rule of seed 000, and seed 004's redeal of four 2s."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from conftest import deal, m
 
@@ -10,7 +12,7 @@ from tienlen.engine.cards import TWOS_MASK
 from tienlen.engine.deal import random_deal as shuffle_deal
 from tienlen.engine.events import GameOver, InstantWin
 from tienlen.engine.game import Game
-from tienlen.engine.instant import DETECTORS, instant_hands
+from tienlen.engine.instant import DETECTORS, Shape, instant_hands
 from tienlen.engine.rules import INSTANT_WIN_HANDS, PRESETS, RuleSet
 from tienlen.engine.series import next_game
 
@@ -87,7 +89,7 @@ def test_each_example_holds_exactly_its_hands(name: str) -> None:
     hand = m(EXAMPLES[name])
     assert hand.bit_count() == 13
     loose = RuleSet.preset("thapthanh")  # sets need not be consecutive
-    found = {other for other, detect in DETECTORS.items() if detect(hand, loose)}
+    found = {other for other, detect in DETECTORS.items() if detect(Shape(hand), loose)}
     assert found == {name} | ALSO.get(name, set())
 
 
@@ -124,7 +126,7 @@ def test_six_pairs_counts_a_quad_as_two_pairs_and_a_triple_as_one() -> None:
 
 def test_six_pairs_counts_a_pair_of_twos() -> None:
     hand = m("2s 2h 3s 3c 5d 5h 7s 7c 9d 9h Js Jc Kd")
-    assert DETECTORS["six_pairs"](hand, RuleSet.preset("sanhrong"))
+    assert DETECTORS["six_pairs"](Shape(hand), RuleSet.preset("sanhrong"))
 
 
 def test_triples_and_quads_need_consecutive_ranks_only_under_bigfun() -> None:
@@ -278,3 +280,91 @@ def test_redeal_four_twos_option(players: int) -> None:
     redealt = Game.new(rules, players, seed=seed, first_game=False)
     assert not any(h & TWOS_MASK == TWOS_MASK for h in redealt.initial_hands)
     assert redealt.initial_hands != plain.initial_hands
+
+
+# --- the detectors against a plain reading, rank by rank ---------------------------------------
+def reference(name: str, hand: int, rules: RuleSet) -> bool:
+    """RULES.md §2 read literally from the count of cards of each rank (slow, obviously right)."""
+    counts = [(hand >> (4 * r) & 15).bit_count() for r in range(13)]
+    no_twos = counts[:12]
+
+    def run_of(flags: list[bool], length: int) -> bool:
+        return any(all(flags[i : i + length]) for i in range(len(flags) - length + 1))
+
+    def sets(size: int, how_many: int) -> bool:
+        if rules.instant_sets_consecutive:
+            return run_of([c >= size for c in no_twos], how_many)
+        return sum(c >= size for c in counts) >= how_many
+
+    three_spades = bool(hand & 1)
+    checks = {
+        "dragon": lambda: all(no_twos),
+        "dragon_flush": lambda: any(
+            all(hand >> (4 * r + s) & 1 for r in range(12)) for s in range(4)
+        ),
+        "four_twos": lambda: counts[12] == 4,
+        "five_consecutive_pairs": lambda: run_of([c >= 2 for c in no_twos], 5),
+        "six_consecutive_pairs": lambda: run_of([c >= 2 for c in no_twos], 6),
+        "six_pairs": lambda: (
+            sum(2 if c == 4 and rules.six_pairs_quad_counts_two else min(c // 2, 1) for c in counts)
+            >= 6
+        ),
+        "two_quads": lambda: counts.count(4) >= 2,
+        "twelve_one_colour": lambda: (
+            max(
+                sum(hand >> (4 * r + s) & 1 for r in range(13) for s in suits)
+                for suits in ((0, 1), (2, 3))
+            )
+            >= 12
+        ),
+        "four_triples": lambda: sets(3, 4),
+        "three_triples": lambda: sets(3, 3),
+        "three_quads": lambda: sets(4, 3),
+        "four_threes": lambda: counts[0] == 4,
+        "three_pairs_with_3s": lambda: three_spades and all(c >= 2 for c in counts[:3]),
+        "four_pairs_with_3s": lambda: three_spades and all(c >= 2 for c in counts[:4]),
+        "five_pairs_one_triple": lambda: any(
+            c >= 3 and sum(d >= 2 for r, d in enumerate(counts) if r != t) >= 5
+            for t, c in enumerate(counts)
+        ),
+        "five_consecutive_pairs_one_triple": lambda: any(
+            all(c >= 2 for c in no_twos[i : i + 5])
+            and any(c >= 3 for r, c in enumerate(counts) if not i <= r < i + 5)
+            for i in range(8)
+        ),
+    }
+    return bool(checks[name]())
+
+
+def clumped_hand(rng: random.Random) -> int:
+    """13 cards in few ranks (pairs, triples, quads, runs of them), where instant wins live."""
+    hand = 0
+    ranks = list(range(13))
+    start = rng.randrange(9)
+    while hand.bit_count() < 13:
+        rank = rng.choice(ranks) if rng.random() < 0.5 else min(12, start + rng.randrange(6))
+        suits = rng.sample(range(4), rng.choice((1, 2, 2, 3, 4)))
+        for suit in suits[: 13 - hand.bit_count()]:
+            hand |= 1 << (4 * rank + suit)
+    return hand
+
+
+@pytest.mark.parametrize("preset", ["thapthanh", "bigfun", "bigfun loose"])
+def test_detectors_agree_with_the_plain_reading(preset: str) -> None:
+    rules = RuleSet.preset(preset.split()[0])
+    if preset.endswith("loose"):
+        rules = rules.replace(instant_sets_consecutive=False, six_pairs_quad_counts_two=False)
+    rng = random.Random(preset)
+    held = dict.fromkeys(DETECTORS, 0)
+    for _ in range(3000):
+        hand = (
+            clumped_hand(rng)
+            if rng.random() < 0.9
+            else m("3s 4s 5s 6s 7s 8s 9s 10s Js Qs Ks As 2h")
+        )
+        shape = Shape(hand)
+        for name, detect in DETECTORS.items():
+            expected = reference(name, hand, rules)
+            assert detect(shape, rules) == expected, (name, hand)
+            held[name] += expected
+    assert all(held.values()), held  # every hand came up, so every detector was put to the test

@@ -7,11 +7,11 @@ to :meth:`tienlen.engine.game.Game.apply`; :mod:`.codec` reads and writes them a
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from .cards import CardSet
 
-PASS = 0
+PASS: Final = 0
 """The pass action (bỏ lượt) among ``Game.legal_actions()``' card masks."""
 
 ActionKind = Literal["play", "pass", "timeout", "leave", "decline"]

@@ -11,17 +11,30 @@ of the command that caused it (1 for the first; 0 for what the deal itself decid
 win): the events of one command — a play and its chop — share it. Private commands (declines of
 a chop offer) cause no event and are not counted, so the numbers reveal nothing about them.
 Both are stamped by the game and take no part in equality.
+
+For mypyc (setup.py compiles this module) the dataclasses are plain, not ``slots=True`` (which
+would make ordinary Python classes of them), and the events made at every action (Play, Pass,
+RoundWon) spell out their ``__init__``: the one the dataclasses module writes stays interpreted
+Python even in a compiled class. tests/test_compiled.py checks that each matches its fields.
+Those three pickle and copy through ``__reduce__``, since a compiled class with its own
+``__init__`` cannot be made blank and filled in.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 Played = tuple[int, int, int]
 """(seat, cards mask, combination code) of a play on the table."""
 
 
-@dataclass(slots=True)
+def _values(event: Any) -> tuple[Any, ...]:
+    """An event's fields in order: what its ``__init__`` takes back (pickling, copying)."""
+    return tuple(getattr(event, f.name) for f in fields(event))
+
+
+@dataclass
 class Play:
     seat: int
     cards: int
@@ -34,8 +47,31 @@ class Play:
     seq: int = field(default=0, compare=False)
     action: int = field(default=0, compare=False)
 
+    def __init__(
+        self,
+        seat: int,
+        cards: int,
+        code: int,
+        beaten: Played | None,
+        out_of_turn: bool = False,
+        auto: bool = False,
+        seq: int = 0,
+        action: int = 0,
+    ) -> None:
+        self.seat = seat
+        self.cards = cards
+        self.code = code
+        self.beaten = beaten
+        self.out_of_turn = out_of_turn
+        self.auto = auto
+        self.seq = seq
+        self.action = action
 
-@dataclass(slots=True)
+    def __reduce__(self) -> tuple[type[Play], tuple[Any, ...]]:
+        return (Play, _values(self))
+
+
+@dataclass
 class Chop:
     """A bomb (hàng) laid on a 2 (heo) or a smaller bomb: chặt, or over-chop (chặt chồng)."""
 
@@ -50,7 +86,7 @@ class Chop:
     action: int = field(default=0, compare=False)
 
 
-@dataclass(slots=True)
+@dataclass
 class Pass:
     seat: int
     could_beat: bool | None
@@ -61,8 +97,20 @@ class Pass:
     seq: int = field(default=0, compare=False)
     action: int = field(default=0, compare=False)
 
+    def __init__(
+        self, seat: int, could_beat: bool | None, auto: bool = False, seq: int = 0, action: int = 0
+    ) -> None:
+        self.seat = seat
+        self.could_beat = could_beat
+        self.auto = auto
+        self.seq = seq
+        self.action = action
 
-@dataclass(slots=True)
+    def __reduce__(self) -> tuple[type[Pass], tuple[Any, ...]]:
+        return (Pass, _values(self))
+
+
+@dataclass
 class RoundWon:
     seat: int
     """Who made the last play of the round."""
@@ -73,8 +121,20 @@ class RoundWon:
     seq: int = field(default=0, compare=False)
     action: int = field(default=0, compare=False)
 
+    def __init__(
+        self, seat: int, leader: int, inherited: bool, seq: int = 0, action: int = 0
+    ) -> None:
+        self.seat = seat
+        self.leader = leader
+        self.inherited = inherited
+        self.seq = seq
+        self.action = action
 
-@dataclass(slots=True)
+    def __reduce__(self) -> tuple[type[RoundWon], tuple[Any, ...]]:
+        return (RoundWon, _values(self))
+
+
+@dataclass
 class PlayerOut:
     seat: int
     place: int
@@ -86,14 +146,14 @@ class PlayerOut:
     action: int = field(default=0, compare=False)
 
 
-@dataclass(slots=True)
+@dataclass
 class Left:
     seat: int
     seq: int = field(default=0, compare=False)
     action: int = field(default=0, compare=False)
 
 
-@dataclass(slots=True)
+@dataclass
 class InstantWin:
     """Tới trắng: won at the deal."""
 
@@ -108,7 +168,7 @@ class InstantWin:
     action: int = field(default=0, compare=False)
 
 
-@dataclass(slots=True)
+@dataclass
 class Cong:
     """Cóng: losers who had not played a single card when the winner went out."""
 
@@ -117,7 +177,7 @@ class Cong:
     action: int = field(default=0, compare=False)
 
 
-@dataclass(slots=True)
+@dataclass
 class GameOver:
     winner: int | None
     ranking: tuple[int, ...]

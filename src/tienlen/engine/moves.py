@@ -31,6 +31,15 @@ SAME_RANK: Final = tuple(
     tuple(SUBS[1][r][n] + SUBS[2][r][n] + SUBS[3][r][n] + SUBS[4][r][n] for n in range(16))
     for r in _RANKS
 )
+# SAME_RANK_BY_BYTE[i][byte] -> SAME_RANK of ranks 2i and 2i+1 at once, for the suits in bits
+# 8i to 8i+7 of a hand: a hand is read a byte (two ranks) at a time, seven lookups in all.
+SAME_RANK_BY_BYTE: Final = tuple(
+    tuple(
+        SAME_RANK[2 * i][byte & 15] + (SAME_RANK[2 * i + 1][byte >> 4] if 2 * i + 1 < 13 else ())
+        for byte in range(256 if 2 * i + 1 < 13 else 16)
+    )
+    for i in range(7)
+)
 _FOLD: Final = sum(1 << (4 * r) for r in _RANKS)
 """Bit 0 of every rank's nibble."""
 _LOW3: Final = 0x7 * _FOLD
@@ -72,8 +81,9 @@ def ranks_present(hand: int) -> int:
     return ranks_with(hand, 1)
 
 
-def _has_run(ranks: int, length: int) -> bool:
-    """Whether a ranks_with() mask (2s excluded) holds ``length`` consecutive ranks."""
+def has_run(ranks: int, length: int) -> bool:
+    """Whether a ranks_with() mask holds ``length`` consecutive ranks, 2s left out (a run of
+    straights or pairs never holds a 2)."""
     ranks &= _NO_TWOS
     for _ in range(length - 1):
         ranks &= ranks >> 4
@@ -144,39 +154,54 @@ def runs(hand: int, per_rank: int, length: int, above: int = -1) -> list[int]:
 def all_runs(hand: int, per_rank: int, min_len: int, max_len: int) -> list[int]:
     """Every straight (1) or consecutive-pairs run (2) of min_len to max_len ranks.
 
-    One sweep up the ranks keeps the runs ending at the current rank, grouped by length.
+    One sweep up the ranks that lie in a long enough run (no others) keeps the runs ending at
+    the current rank, grouped by length; the output is ordered by top rank, then length.
     """
     present = ranks_with(hand, per_rank) & _NO_TWOS
-    if not _has_run(present, min_len):
+    ends = present
+    for _ in range(min_len - 1):
+        ends &= ends << 4
+    if not ends:
         return []
+    inside = ends  # the ranks of every run of min_len or more
+    for _ in range(min_len - 1):
+        inside |= inside >> 4
     sub = SUBS[per_rank]
     out: list[int] = []
     ending: list[list[int]] = []
-    for rank in range(RANK_TWO):
-        if not present >> (4 * rank) & 1:
-            ending = []
-            continue
-        choices = sub[rank][(hand >> (4 * rank)) & 15]
-        grown = [list(choices)]
-        for partial in ending[: max_len - 1]:
-            grown.append([p | c for p in partial for c in choices])
-        ending = grown
-        for extended in ending[min_len - 1 :]:
-            out.extend(extended)
+    previous = -2
+    while inside:
+        low = inside & -inside
+        inside ^= low
+        shift = low.bit_length() - 1
+        rank = shift >> 2
+        choices = sub[rank][(hand >> shift) & 15]
+        if rank != previous + 1:
+            ending = [list(choices)]  # a new stretch of consecutive ranks
+        else:
+            grown = [list(choices)]
+            for partial in ending if len(ending) < max_len else ending[: max_len - 1]:
+                grown.append([p | c for p in partial for c in choices])
+            ending = grown
+            for extended in ending[min_len - 1 :]:
+                out.extend(extended)
+        previous = rank
     return out
 
 
 def leading_plays(hand: int, rules: RuleSet) -> list[int]:
-    """Every combination the hand can lead with."""
+    """Every combination the hand can lead with: sets rank by rank, straights, then runs of
+    pairs (the cheap tests first: most hands hold no run of pairs, many no straight)."""
     out: list[int] = []
-    ranks = ranks_with(hand, 1)
-    while ranks:
-        low = ranks & -ranks
-        shift = low.bit_length() - 1
-        out.extend(SAME_RANK[shift >> 2][(hand >> shift) & 15])
-        ranks ^= low
-    out += all_runs(hand, 1, rules.min_straight, 12)
-    out += all_runs(hand, 2, 3, 6)
+    for i in range(7):
+        byte = (hand >> (8 * i)) & 255
+        if byte:
+            out += SAME_RANK_BY_BYTE[i][byte]
+    present = ranks_with(hand, 1) & _NO_TWOS
+    if present & (present >> 4) & (present >> 8):
+        out += all_runs(hand, 1, rules.min_straight, 12)
+        if hand.bit_count() >= 6:
+            out += all_runs(hand, 2, 3, 6)
     return out
 
 
@@ -189,7 +214,7 @@ def bombs(hand: int, category: str) -> list[int]:
 
 def may_hold_bomb(hand: int) -> bool:
     """A cheap test that rules out most hands before looking for bombs one kind at a time."""
-    return bool(hand & (hand >> 1) & (hand >> 2) & (hand >> 3) & _FOLD) or _has_run(
+    return bool(hand & (hand >> 1) & (hand >> 2) & (hand >> 3) & _FOLD) or has_run(
         ranks_with(hand, 2), 3
     )
 
@@ -211,6 +236,8 @@ def beating_plays(hand: int, code: int, rules: RuleSet) -> list[int]:
         out = runs(hand, 1, length, top)
     else:
         out = runs(hand, 2, length, top)
+    if kind < C.QUAD and top < 4 * RANK_TWO:
+        return out  # below a 2 and not a bomb: nothing chops it
     own = C.category(code)
     if own is not None and may_hold_bomb(hand):
         for chopper in rules.choppers_of(own):
