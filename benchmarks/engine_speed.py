@@ -6,17 +6,24 @@ Figures and the machine they were measured on are recorded in docs/BENCHMARKS.md
 Random games: 4 players, every move drawn uniformly from ``legal_actions()`` of the current
 player (a pass counts as one action when allowed). Instant wins are switched off so every game
 is played out; "first out" stops at the first player out, "full ranking" plays to the last place.
+
+The first lines say which engine ran: compiled by mypyc (the default install, where a C
+compiler works) or pure Python (``TIENLEN_PURE=1`` in the environment, or no compiled modules).
+Games per second are wall-clock; games per CPU-second, and the load average before and after,
+are printed beside them because a shared machine slows the wall clock down.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import statistics
 import time
 from collections.abc import Callable
 
+from tienlen.engine import cards, combos, events, game, instant, moves
 from tienlen.engine.cards import parse_mask
 from tienlen.engine.combos import classify
 from tienlen.engine.game import Game
@@ -77,18 +84,33 @@ def move_generation(rules: RuleSet, hands: int, seed: int) -> dict[str, float]:
     return out
 
 
-def random_games(rules: RuleSet, games: int, seed: int) -> tuple[float, float]:
-    """(games per second, actions per game) for uniformly random play."""
+def random_games(rules: RuleSet, games: int, seed: int) -> tuple[float, float, float]:
+    """(games per second, games per CPU-second, actions per game) for uniformly random play."""
     rng = random.Random(seed)
     actions = 0
     start = time.perf_counter()
+    start_cpu = time.process_time()
     for _ in range(games):
         game = Game.new(rules, 4, rng=rng)
         while not game.over:
             game.apply_action(rng.choice(game.legal_actions()))
             actions += 1
     elapsed = time.perf_counter() - start
-    return games / elapsed, actions / games
+    elapsed_cpu = time.process_time() - start_cpu
+    return games / elapsed, games / elapsed_cpu, actions / games
+
+
+def engine_kind() -> str:
+    """Which engine this process runs: the modules setup.py compiles, compiled or not."""
+    hot = (cards, combos, events, game, instant, moves)
+    compiled = [m.__name__.rsplit(".", 1)[1] for m in hot if not str(m.__file__).endswith(".py")]
+    if not compiled:
+        return "pure Python"
+    return f"compiled by mypyc ({', '.join(compiled)})"
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def main() -> None:
@@ -99,6 +121,8 @@ def main() -> None:
 
     base = RuleSet.preset("thapthanh", instant_wins=())
     print(f"Python {platform.python_version()} on {platform.machine()}, {platform.processor()}")
+    print(f"Engine: {engine_kind()}")
+    print(f"Load average (1, 5, 15 min) before: {load()}")
     print("\nLegal-move generation (µs per call, 500 random 13-card hands):")
     for name, micros in move_generation(base, 500, args.seed).items():
         print(f"  {name:32s} {micros:8.2f}")
@@ -107,8 +131,12 @@ def main() -> None:
         ("to the first player out", base),
         ("to full ranking", base.replace(full_ranking=True)),
     ):
-        rate, per_game = random_games(rules, args.games, args.seed)
-        print(f"  {label:26s} {rate:8.0f} games/s   {per_game:5.1f} actions/game")
+        rate, cpu_rate, per_game = random_games(rules, args.games, args.seed)
+        print(
+            f"  {label:26s} {rate:8.0f} games/s ({cpu_rate:.0f} per CPU-second)"
+            f"   {per_game:5.1f} actions/game"
+        )
+    print(f"Load average after: {load()}")
 
 
 if __name__ == "__main__":
