@@ -21,6 +21,8 @@ $(STAMP): pyproject.toml
 $(COMPILED): $(STAMP) $(ENGINE_SOURCES)
 	find src \( -name '*.so' -o -name '*.pyd' \) -delete
 	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
+	@$(BIN)/python -c "import tienlen.engine.game as g; \
+	print('tienlen engine:', 'pure Python' if g.__file__.endswith('.py') else 'compiled by mypyc')"
 	touch $(COMPILED)
 
 ## run: a game against three bots in the terminal, under the thapthanh preset (embedded defaults).

@@ -41,7 +41,9 @@ def compiled_extensions() -> list[Extension]:
     except ImportError:
         print("tienlen: mypyc is not available, installing the pure Python engine", file=sys.stderr)
         return []
-    extensions: list[Extension] = mypycify(COMPILED_MODULES, opt_level="3")
+    extensions: list[Extension] = mypycify(
+        COMPILED_MODULES, opt_level="3", group_name="tienlen_engine"
+    )
     for extension in extensions:
         extension.optional = True  # no working compiler: warn and keep the .py module
     return extensions
