@@ -12,7 +12,15 @@ from hypothesis import strategies as st
 
 from tienlen.engine import combos as C
 from tienlen.engine.cards import FULL_DECK, cards_of, mask_of, mask_str
-from tienlen.engine.moves import beating_plays, chopping_plays, leading_plays, ranks_with, sets
+from tienlen.engine.moves import (
+    beating_plays,
+    chopping_plays,
+    has_runs,
+    leading_plays,
+    ranks_with,
+    runs,
+    sets,
+)
 from tienlen.engine.rules import RuleSet
 
 THAPTHANH = RuleSet.preset("thapthanh")
@@ -214,3 +222,16 @@ def test_bomb_rich_hands_match_brute_force(hand_seed: int) -> None:
         code = C.classify(m(table))
         expected = [p for p in every if THAPTHANH.beats(C.classify(p), code)]
         assert sorted(beating_plays(hand, code, THAPTHANH)) == sorted(expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    hand=st.one_of(HANDS, st.lists(st.integers(0, 51), max_size=20, unique=True).map(mask_of)),
+    per_rank=st.sampled_from([1, 2]),
+    length=st.integers(3, 12),
+    above=st.integers(-1, 51),
+)
+def test_has_runs_says_whether_runs_finds_any(
+    hand: int, per_rank: int, length: int, above: int
+) -> None:
+    assert has_runs(hand, per_rank, length, above) == bool(runs(hand, per_rank, length, above))

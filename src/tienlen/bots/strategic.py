@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from ..engine import combos as C
 from ..engine.cards import FULL_DECK, TWOS_MASK
 from ..engine.game import PASS, Game
-from ..engine.moves import runs, sets
+from ..engine.moves import has_runs, sets
 from ..engine.rules import RuleSet
 from ..engine.views import SeatView
 from ..money.hands import thoi_units
@@ -114,9 +114,9 @@ def can_be_beaten(code: int, unseen: int, max_cards: int) -> bool:
     if kind == C.SINGLE:
         return bool(unseen >> (top + 1))
     if kind == C.PAIRS:
-        return max_cards >= 2 * length and bool(runs(unseen, 2, length, top))
+        return max_cards >= 2 * length and has_runs(unseen, 2, length, top)
     if kind == C.STRAIGHT:
-        return max_cards >= length and bool(runs(unseen, 1, length, top))
+        return max_cards >= length and has_runs(unseen, 1, length, top)
     size = (0, 0, 2, 3, 0, 4)[kind]
     return max_cards >= size and bool(sets(unseen, size, top))
 

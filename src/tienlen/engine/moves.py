@@ -151,6 +151,24 @@ def runs(hand: int, per_rank: int, length: int, above: int = -1) -> list[int]:
     return out
 
 
+def has_runs(hand: int, per_rank: int, length: int, above: int = -1) -> bool:
+    """Whether :func:`runs` would find any, without listing them (there may be thousands in a
+    hand of 39 unseen cards): a run must end above ``above``'s rank, or at it with a top card
+    that beats ``above``."""
+    ends = ranks_with(hand, per_rank) & _NO_TWOS
+    for _ in range(length - 1):
+        ends &= ends << 4
+    if above < 0:
+        return ends != 0
+    top_rank = above >> 2
+    if ends >> (4 * top_rank + 4):
+        return True
+    if not ends >> (4 * top_rank) & 1:
+        return False
+    limit = 1 << above
+    return any(t > limit for t in SUBS[per_rank][top_rank][(hand >> (4 * top_rank)) & 15])
+
+
 def all_runs(hand: int, per_rank: int, min_len: int, max_len: int) -> list[int]:
     """Every straight (1) or consecutive-pairs run (2) of min_len to max_len ranks.
 
