@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any
+from typing import Any, cast
 
 from conftest import deal
 
@@ -46,8 +46,11 @@ def start(
 
 
 def state_of(game: Game) -> dict[str, Any]:
-    """Everything in the game object except the legal-actions cache, deep-copied."""
-    return copy.deepcopy({k: v for k, v in vars(game).items() if not k.startswith("_cache")})
+    """Everything in the game object except the legal-actions cache, deep-copied.
+
+    ``__getstate__`` rather than ``vars``: a game compiled by mypyc has no ``__dict__``."""
+    state = cast(dict[str, Any], game.__getstate__())
+    return copy.deepcopy({k: v for k, v in state.items() if not k.startswith("_cache")})
 
 
 def crafted_deal(rng: random.Random, n: int) -> list[int]:

@@ -54,15 +54,13 @@ HAND_SIZE: Final = 13
 
 _OUT_OF_TURN_CATEGORIES: Final = (C.PAIRS4, C.PAIRS5, C.PAIRS6)
 
-
 _new_tuple: Final = tuple.__new__
 
 
 class Game:
     """One game of Tiến Lên Miền Nam from the deal to the end."""
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> Game:
-        """A blank game; declared so that, compiled by mypyc, :meth:`copy` may skip __init__."""
+    def __new__(cls, *args: Any, **kwargs: Any) -> Game:  # mypyc: lets copy() skip __init__
         return super().__new__(cls)
 
     def __init__(
