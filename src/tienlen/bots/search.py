@@ -118,7 +118,7 @@ class SearchBot:
     def __init__(
         self,
         seed: int | None = None,
-        samples: int = 12,
+        samples: int = 24,
         candidates: int = 3,
         time_limit_s: float | None = None,
         margin: float = 1.0,
