@@ -29,6 +29,7 @@ from sqlalchemy import delete, update
 from sqlalchemy.engine import make_url
 
 from tienlen.server.app import create_app
+from tienlen.server.seating import TableConfig
 from tienlen.server.settings import Settings
 from tienlen.server.store.db import make_engine, migrate
 from tienlen.server.store.models import Account, Entry, Session, Transaction, User
@@ -171,6 +172,7 @@ class LiveServer:
     server: uvicorn.Server | None = None
     thread: threading.Thread | None = None
     clients: list[httpx.Client] = field(default_factory=list)
+    table_config: TableConfig | None = None
 
     def start(self) -> LiveServer:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -178,7 +180,7 @@ class LiveServer:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
         config = uvicorn.Config(
-            create_app(self.settings, clock=self.clock),
+            create_app(self.settings, clock=self.clock, table_config=self.table_config),
             log_level="warning",
             access_log=False,
             lifespan="on",

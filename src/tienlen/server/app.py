@@ -3,7 +3,7 @@
 At start (the ASGI lifespan) it creates the data folder and the secret key if missing, opens
 the database and applies the migrations; at stop it closes the database. Everything a request
 needs is on ``app.state.server`` (:class:`Server`): the settings, the session factory, the
-clock and the password hasher. Later slices add their routers (lobby, tables) here.
+clock and the password hasher; the live tables are on ``app.state.lobby`` (:mod:`.lobby`).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from .auth import Passwords
 from .clock import Clock, system_clock
 from .errors import BodyLimit, install_handlers
+from .seating import TableConfig
 from .settings import Settings, load_secret_key
 from .store.db import make_engine, make_sessions, migrate
 
@@ -49,9 +50,18 @@ def server_of(request: Request) -> Server:
     return server
 
 
-def create_app(settings: Settings | None = None, *, clock: Clock = system_clock) -> FastAPI:
-    """The server as an ASGI application. ``clock`` is injectable for tests (expiry, top-ups)."""
+def create_app(
+    settings: Settings | None = None,
+    *,
+    clock: Clock = system_clock,
+    table_config: TableConfig | None = None,
+) -> FastAPI:
+    """The server as an ASGI application. ``clock`` is injectable for tests (expiry, top-ups),
+    and so are the live tables' clocks and sizes (``table_config``; seats, turn timer and bots
+    are each table's own)."""
     from .accounts import router as accounts_router
+    from .lobby import Lobby, ws_router
+    from .lobby import router as lobby_router
 
     config = settings if settings is not None else Settings()
 
@@ -61,7 +71,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = system_clock)
         engine = make_engine(config.resolved_database_url)
         try:
             await migrate(engine)
-            app.state.server = Server(
+            app.state.server = server = Server(
                 settings=config,
                 engine=engine,
                 sessions=make_sessions(engine),
@@ -69,14 +79,18 @@ def create_app(settings: Settings | None = None, *, clock: Clock = system_clock)
                 passwords=Passwords(config),
                 secret_key=secret_key,
             )
-            yield
+            app.state.lobby = lobby = Lobby(server, table_config)
+            try:
+                yield
+            finally:
+                await lobby.close()
         finally:
             await engine.dispose()
 
     app = FastAPI(
         title="Tiến Lên Miền Nam server",
         version=_version(),
-        summary="Accounts, chips and (to come) the lobby and live tables.",
+        summary="Accounts, chips, the lobby and live tables.",
         lifespan=lifespan,
         docs_url="/api/docs",
         redoc_url=None,
@@ -85,4 +99,6 @@ def create_app(settings: Settings | None = None, *, clock: Clock = system_clock)
     install_handlers(app)
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
     app.include_router(accounts_router)
+    app.include_router(lobby_router)
+    app.include_router(ws_router)
     return app

@@ -21,8 +21,12 @@ __all__ = [
     "Health",
     "Leaderboard",
     "LeaderboardEntry",
+    "NewTable",
     "Ok",
     "Profile",
+    "RoomInfo",
+    "TableList",
+    "TableSummary",
 ]
 
 
@@ -92,3 +96,53 @@ class ErrorResponse(BaseModel):
     """Every error the API returns has this shape."""
 
     error: ErrorBody
+
+
+class RoomInfo(BaseModel):
+    """A room of the lobby (money/rooms.py) and whether the asking player may enter it."""
+
+    key: str = Field(description="trainee, tycoon or vip.")
+    name_en: str
+    name_vi: str
+    min_bet: int
+    max_bet: int
+    fee_bp: int = Field(description="House fee on each winner's net winnings, basis points.")
+    min_balance: int = Field(description="Chips a player needs to enter.")
+    min_vip_points: int = Field(description="VIP points a player needs to enter.")
+    may_enter: bool | None = Field(description="For a logged-in player; null otherwise.")
+    why_not: str | None = Field(description="Why the player may not enter, when they may not.")
+
+
+class NewTable(_Input):
+    """Open a table in a room."""
+
+    room: str = Field(max_length=20, examples=["trainee"])
+    preset: str = Field(max_length=20, description="One of the rule presets.", examples=["bigfun"])
+    bet: int = Field(description="In the room's range and at most 1/10 of the owner's chips.")
+    turn_seconds: int = Field(default=10, description="10, 15 or 20.")
+    seats: int = Field(default=4, description="2 to 4.")
+    private: bool = Field(
+        default=False, description="Private tables are listed and open only with the invite."
+    )
+
+
+class TableSummary(BaseModel):
+    """A live table as the lobby lists it."""
+
+    id: str
+    room: str
+    preset: str
+    bet: int
+    fee_bp: int
+    seats_taken: int
+    seats: int
+    turn_seconds: int
+    private: bool
+    owner: int = Field(description="The owner's user id.")
+    invite: str | None = Field(
+        default=None, description="The invite code of a private table, for its owner only."
+    )
+
+
+class TableList(BaseModel):
+    tables: list[TableSummary]

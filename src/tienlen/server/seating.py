@@ -55,6 +55,9 @@ class TableConfig:
     rate: float = 10.0
     """Messages a connection may send a second (``burst`` at once); see :class:`RateLimit`."""
     burst: float = 20.0
+    bots: bool = True
+    """Whether the owner may seat bots. The lobby's chip tables turn this off: a bot has no
+    ledger account, so its winnings would create chips and its losses destroy them."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.seats <= MAX_SEATS:

@@ -78,6 +78,23 @@ class Settings(BaseSettings):
         default=16 * 1024, ge=256, description="Largest request body accepted (bytes)."
     )
 
+    allowed_origins: list[str] = Field(
+        default_factory=list,
+        description="Origins (scheme://host[:port]) besides the server's own host that may open "
+        'table WebSockets; a JSON list, e.g. ["https://tienlen.example"].',
+    )
+    ws_max_bytes: int = Field(
+        default=16 * 1024,
+        ge=4096,
+        description="Largest WebSocket frame a table accepts; a bigger one closes the socket.",
+    )
+    ws_queue: int = Field(
+        default=1024,
+        ge=16,
+        description="Messages waiting for one WebSocket; a socket that falls further behind "
+        "is closed (the client resumes).",
+    )
+
     @model_validator(mode="after")
     def _argon2_memory_fits_lanes(self) -> Settings:
         if self.argon2_memory_kib < 8 * self.argon2_parallelism:

@@ -315,6 +315,8 @@ class LiveTable:
     def _add_bot(self, user: str, seat: int, level: P.BotLevel) -> None:
         if user != self.owner:
             raise Refused("not_owner", "only the table's owner may seat bots")
+        if not self.config.bots:
+            raise Refused("no_bots", "this table plays for chips: bots cannot sit at it")
         bot = make_bot(level, seed=self._rng.randrange(2**32))
         k = self._bots_added + 1
         self.seats.take(seat, Occupant(f"bot-{k}", f"{level} bot {k}", level, bot, ready=True))

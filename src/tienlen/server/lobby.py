@@ -1,0 +1,388 @@
+"""The lobby: rooms, the live tables open in them, and each table's WebSocket.
+
+Tables live in memory, in the :class:`Lobby` the app owns (``app.state.lobby``); a restart
+closes them (persisting tables and games is a later slice). Each is a :class:`LiveTable` whose
+finished games are settled into the ledger in one database transaction, with the players'
+ĐKN and games. Chip tables take no bots (``TableConfig(bots=False)``): a bot has no ledger
+account, so its winnings would create chips and its losses destroy them.
+
+A WebSocket is let in only from the server's own host or an allowed origin, with a valid
+session cookie (and, for a private table, its invite). Each socket has its own bounded send
+queue, so a slow client never blocks its table: one that falls too far behind is closed, and
+resumes with ``hello`` and ``last_n`` (docs/PROTOCOL.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
+from sqlalchemy import select
+
+from ..engine.record import GameRecord
+from ..engine.rules import PRESETS, RuleSet
+from ..money.rooms import ROOMS, Room, can_invite, max_bet
+from ..money.settlement import Settlement
+from . import auth, ledger
+from .app import Server, server_of
+from .errors import ApiError, responses
+from .protocol import NewTable, RoomInfo, TableList, TableSummary
+from .seating import TableConfig
+from .store.models import User
+from .tables import LiveTable
+
+__all__ = ["TURN_SECONDS", "Lobby", "LobbyTable", "router", "ws_router"]
+
+log = logging.getLogger("tienlen.server")
+
+TURN_SECONDS = (10, 15, 20)
+"""Seed 000's turn timers."""
+DKN_WIN, DKN_FINISHED, DKN_LEFT = 3, 1, -1
+"""ĐKN for winning a game, finishing it otherwise, and leaving it (never below 0)."""
+CLOSE_POLICY = 1008
+CLOSE_TOO_BIG = 1009
+
+router = APIRouter(prefix="/api", tags=["lobby"])
+ws_router = APIRouter()
+
+
+@dataclass
+class LobbyTable:
+    """A live table and what the lobby knows of it."""
+
+    id: str
+    room: Room
+    preset: str
+    bet: int
+    turn_seconds: int
+    private: bool
+    invite: str | None
+    owner: int
+    live: LiveTable
+    queues: dict[str, asyncio.Queue[dict[str, Any] | None]] = field(default_factory=dict)
+    """Each connected user's send queue; None in it closes the socket."""
+
+    def summary(self, viewer: int | None) -> TableSummary:
+        return TableSummary(
+            id=self.id,
+            room=self.room.key,
+            preset=self.preset,
+            bet=self.bet,
+            fee_bp=self.room.fee_bp,
+            seats_taken=sum(o is not None for o in self.live.seats),
+            seats=len(self.live.seats),
+            turn_seconds=self.turn_seconds,
+            private=self.private,
+            owner=self.owner,
+            invite=self.invite if viewer == self.owner else None,
+        )
+
+    def send(self, user: str, message: dict[str, Any]) -> None:
+        """The table's ``send``: queue for the user's socket, never block; a socket that
+        cannot keep up is closed (the client resumes)."""
+        queue = self.queues.get(user)
+        if queue is None:
+            return
+        try:
+            queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.queues.pop(user, None)
+            with contextlib.suppress(asyncio.QueueEmpty):
+                queue.get_nowait()  # make room for the closing None
+            queue.put_nowait(None)
+
+
+class Lobby:
+    """The live tables of one server."""
+
+    def __init__(self, server: Server, config: TableConfig | None = None) -> None:
+        self.server = server
+        self.config = config or TableConfig()
+        self.tables: dict[str, LobbyTable] = {}
+
+    def open(self, owner: int, room: Room, preset: str, bet: int, turn: int, seats: int,
+             private: bool) -> LobbyTable:  # fmt: skip
+        table_id = "t" + secrets.token_hex(6)
+        config = dataclasses.replace(self.config, seats=seats, turn_s=float(turn), bots=False)
+        holder: list[LobbyTable] = []
+
+        def send(user: str, message: dict[str, Any]) -> None:
+            holder[0].send(user, message)
+
+        live = LiveTable(
+            table_id,
+            RuleSet.preset(preset),
+            owner=str(owner),
+            send=send,
+            bet=bet,
+            fee_bp=room.fee_bp,
+            config=config,
+            on_game_over=lambda record, result: self.settle(table, record, result),
+            balance_of=self.balance_of,
+        )
+        table = LobbyTable(
+            table_id,
+            room,
+            preset,
+            bet,
+            turn,
+            private,
+            secrets.token_urlsafe(8) if private else None,
+            owner,
+            live,
+        )
+        holder.append(table)
+        self.tables[table_id] = table
+        live.start()
+        return table
+
+    async def balance_of(self, user: str) -> int:
+        async with self.server.sessions() as db:
+            return await ledger.balance_of(db, int(user))
+
+    async def settle(self, table: LobbyTable, record: GameRecord, result: Settlement) -> None:
+        """Write a finished game: chips (ledger first: it locks the accounts), then each
+        player's ĐKN and games, in one transaction."""
+        game = table.live.game
+        assert game is not None
+        users = [int(u) for u in record.extra["users"]]
+        game_id = f"{table.id}:{record.extra['game']}"
+        deltas = dict(zip(users, result.deltas, strict=True))
+        now = self.server.clock()
+        async with self.server.sessions() as db, db.begin():
+            await ledger.settle_game(db, game_id, deltas, result.fee, now)
+            rows = await db.execute(
+                select(User).where(User.id.in_(users)).order_by(User.id).with_for_update()
+            )
+            by_id = {user.id: user for user in rows.scalars()}
+            for seat, user_id in enumerate(users):
+                user = by_id[user_id]
+                user.games_played += 1
+                if game.left >> seat & 1:
+                    user.dkn = max(0, user.dkn + DKN_LEFT)
+                elif seat == game.winner and not result.void:
+                    user.dkn += DKN_WIN
+                    user.games_won += 1
+                else:
+                    user.dkn += DKN_FINISHED
+
+    async def close(self) -> None:
+        for table in list(self.tables.values()):
+            await table.live.close()
+            for queue in table.queues.values():
+                with contextlib.suppress(asyncio.QueueFull):
+                    queue.put_nowait(None)
+        self.tables.clear()
+
+
+def lobby_of(request: Request | WebSocket) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+async def _user(server: Server, token: str | None) -> User | None:
+    async with server.sessions() as db:
+        return await auth.user_for_token(db, token, server.clock())
+
+
+def _why_not(room: Room, chips: int, vip_points: int) -> str | None:
+    if chips < room.min_balance:
+        return f"{room.name_vi} needs {room.min_balance} chips; you hold {chips}"
+    if vip_points < room.min_vip_points:
+        return f"{room.name_vi} needs {room.min_vip_points} VIP points; you have {vip_points}"
+    return None
+
+
+@router.get("/rooms", response_model=list[RoomInfo], responses=responses())
+async def rooms(request: Request) -> list[RoomInfo]:
+    """The rooms, with the logged-in player's right to enter each."""
+    server = server_of(request)
+    user = await _user(server, request.cookies.get(server.settings.cookie_name))
+    chips = 0
+    if user is not None:
+        async with server.sessions() as db:
+            chips = await ledger.balance_of(db, user.id)
+    out = []
+    for room in ROOMS.values():
+        why = None if user is None else _why_not(room, chips, user.vip_points)
+        out.append(
+            RoomInfo(
+                key=room.key,
+                name_en=room.name_en,
+                name_vi=room.name_vi,
+                min_bet=room.min_bet,
+                max_bet=room.max_bet,
+                fee_bp=room.fee_bp,
+                min_balance=room.min_balance,
+                min_vip_points=room.min_vip_points,
+                may_enter=None if user is None else why is None,
+                why_not=why,
+            )
+        )
+    return out
+
+
+@router.get("/tables", response_model=TableList, responses=responses("bad_request", "no_such_room"))
+async def tables(
+    request: Request,
+    room: Annotated[str | None, Query(max_length=20)] = None,
+    invite: Annotated[str | None, Query(max_length=64)] = None,
+) -> TableList:
+    """Live tables (of one room); a private one only for its owner or with its invite."""
+    server = server_of(request)
+    if room is not None and room not in ROOMS:
+        raise ApiError("no_such_room", f"room must be one of {', '.join(ROOMS)}, not {room!r}")
+    user = await _user(server, request.cookies.get(server.settings.cookie_name))
+    viewer = None if user is None else user.id
+    listed = [
+        t.summary(viewer)
+        for t in lobby_of(request).tables.values()
+        if (room is None or t.room.key == room)
+        and (not t.private or viewer == t.owner or (invite is not None and invite == t.invite))
+    ]
+    return TableList(tables=listed)
+
+
+@router.post(
+    "/tables",
+    status_code=201,
+    response_model=TableSummary,
+    responses=responses(
+        "bad_request",
+        "not_logged_in",
+        "no_such_room",
+        "no_such_preset",
+        "bad_bet",
+        "bad_turn_seconds",
+        "bad_seats",
+        "room_closed",
+        "bet_over_balance",
+        "cannot_invite",
+    ),
+)
+async def create_table(request: Request, body: NewTable) -> TableSummary:
+    """Open a table; the owner sits down at it through its WebSocket."""
+    server = server_of(request)
+    room = ROOMS.get(body.room)
+    if room is None:
+        raise ApiError("no_such_room", f"room must be one of {', '.join(ROOMS)}, not {body.room!r}")
+    if body.preset not in PRESETS:
+        known = ", ".join(PRESETS)
+        raise ApiError("no_such_preset", f"preset must be one of {known}, not {body.preset!r}")
+    if not room.allows_bet(body.bet):
+        raise ApiError(
+            "bad_bet",
+            f"bets in {room.name_vi} are {room.min_bet} to {room.max_bet}, not {body.bet}",
+        )
+    if body.turn_seconds not in TURN_SECONDS:
+        raise ApiError(
+            "bad_turn_seconds", f"the turn timer is 10, 15 or 20 s, not {body.turn_seconds}"
+        )
+    if not 2 <= body.seats <= 4:
+        raise ApiError("bad_seats", f"a table has 2 to 4 seats, not {body.seats}")
+    user = await _user(server, request.cookies.get(server.settings.cookie_name))
+    if user is None:
+        raise ApiError("not_logged_in", "log in, register or play as a guest first")
+    async with server.sessions() as db:
+        chips = await ledger.balance_of(db, user.id)
+    why = _why_not(room, chips, user.vip_points)
+    if why is not None:
+        raise ApiError("room_closed", why)
+    if body.bet > max_bet(chips):
+        raise ApiError(
+            "bet_over_balance",
+            f"you hold {chips} chips: your tables may bet at most {max_bet(chips)}",
+        )
+    if body.private and not can_invite(chips, body.bet):
+        raise ApiError(
+            "cannot_invite",
+            f"a private table at {body.bet} needs {15 * body.bet} chips; you hold {chips}",
+        )
+    table = lobby_of(request).open(
+        user.id, room, body.preset, body.bet, body.turn_seconds, body.seats, body.private
+    )
+    return table.summary(user.id)
+
+
+def _origin_allowed(websocket: WebSocket, server: Server) -> bool:
+    origin = websocket.headers.get("origin")
+    if not origin:
+        return False
+    if origin in server.settings.allowed_origins:
+        return True
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and parts.netloc == websocket.headers.get("host")
+
+
+@ws_router.websocket("/ws/tables/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    """A player's or spectator's connection to a table (docs/PROTOCOL.md)."""
+    server: Server = websocket.app.state.server
+    lobby = lobby_of(websocket)
+    if not _origin_allowed(websocket, server):
+        await websocket.close(CLOSE_POLICY, "origin not allowed")
+        return
+    user = await _user(server, websocket.cookies.get(server.settings.cookie_name))
+    table = lobby.tables.get(table_id)
+    if user is None or table is None:
+        await websocket.close(CLOSE_POLICY, "not logged in" if user is None else "no such table")
+        return
+    if (
+        table.private
+        and user.id != table.owner
+        and (websocket.query_params.get("invite") != table.invite)
+    ):
+        await websocket.close(CLOSE_POLICY, "a private table: ask for the invite")
+        return
+    await websocket.accept()
+    name = str(user.id)
+    queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(server.settings.ws_queue)
+    old = table.queues.get(name)
+    if old is not None:
+        with contextlib.suppress(asyncio.QueueFull):
+            old.put_nowait(None)
+    table.queues[name] = queue
+    number = table.live.connect(name, user.nickname)
+
+    async def write() -> None:
+        while (message := await queue.get()) is not None:
+            await websocket.send_text(json.dumps(message, ensure_ascii=False))
+        with contextlib.suppress(Exception):
+            await websocket.close()
+
+    writer = asyncio.create_task(write())
+    code = 1000
+    try:
+        while not writer.done():
+            received = await websocket.receive()
+            if received["type"] == "websocket.disconnect":
+                break
+            frame = received.get("text")
+            if frame is None:
+                frame = received.get("bytes") or b""
+            size = len(frame.encode()) if isinstance(frame, str) else len(frame)
+            if size > server.settings.ws_max_bytes:
+                code = CLOSE_TOO_BIG
+                break
+            if not table.live.receive(name, frame):
+                code = CLOSE_POLICY  # flooding
+                break
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        table.live.disconnect(name, number)
+        if table.queues.get(name) is queue:
+            del table.queues[name]
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+        with contextlib.suppress(Exception):
+            await websocket.close(code)
