@@ -336,3 +336,78 @@ def test_tables_are_listed_by_room_and_private_ones_only_to_the_invited(
     assert other.get("/api/tables", params={"room": "vip"}).json() == {"tables": []}
     r = other.get("/api/tables", params={"room": "casino"})
     assert r.json()["error"]["code"] == "no_such_room"
+
+
+def _move(db_url: str, game_id: str, deltas: dict[int, int]) -> None:
+    async def work(db: Any) -> None:
+        from .conftest import START
+
+        await ledger.settle_game(db, game_id, deltas, 0, START)
+
+    in_transaction(db_url, work)
+
+
+def test_private_tables_and_rooms_let_in_only_who_may_enter(
+    server: LiveServer, db_url: str
+) -> None:
+    rich, rich_id, rich_token = _guest(server)
+    _, poor_id, poor_token = _guest(server)
+    _move(db_url, "gift", {rich_id: GRANT, poor_id: -GRANT})  # 200000 and 0 chips
+    tycoon = rich.post("/api/tables", json={"room": "tycoon", "preset": "b52", "bet": 5000}).json()
+    private = rich.post(
+        "/api/tables",
+        json={"room": "trainee", "preset": "b52", "bet": 1000, "private": True},
+    ).json()
+
+    async def status(token: str, table: str, query: str = "") -> int:
+        try:
+            async with _open(server, token, table, query=query) as ws:
+                await ws.send(json.dumps({"type": "hello", "protocol": 1}))
+                assert json.loads(await ws.recv())["type"] == "welcome"
+        except InvalidStatus as refused:
+            return refused.response.status_code
+        return 101
+
+    async def go() -> None:
+        assert await status(rich_token, tycoon["id"]) == 101
+        assert await status(poor_token, tycoon["id"]) == 403
+        assert await status(rich_token, private["id"]) == 101
+        assert await status(poor_token, private["id"]) == 403
+        assert await status(poor_token, private["id"], "?invite=wrong") == 403
+        assert await status(poor_token, private["id"], f"?invite={private['invite']}") == 101
+
+    asyncio.run(go())
+
+
+def test_a_new_socket_replaces_the_old_one(server: LiveServer) -> None:
+    client, _, token = _guest(server)
+    table_id = client.post(
+        "/api/tables", json={"room": "trainee", "preset": "bigfun", "bet": 1000}
+    ).json()["id"]
+
+    async def go() -> None:
+        async with _open(server, token, table_id) as first:
+            await first.send(json.dumps({"type": "hello", "protocol": 1}))
+            assert json.loads(await first.recv())["type"] == "welcome"
+            async with _open(server, token, table_id) as second:
+                await first.wait_closed()
+                await second.send(json.dumps({"type": "hello", "protocol": 1, "ref": 7}))
+                welcome = json.loads(await second.recv())
+                assert (welcome["type"], welcome["ref"]) == ("welcome", 7)
+
+    asyncio.run(go())
+
+
+def test_a_socket_that_cannot_keep_up_is_closed_without_blocking_the_table() -> None:
+    from tienlen.money.rooms import ROOMS
+    from tienlen.server.lobby import LobbyTable
+
+    table = LobbyTable("t1", ROOMS["trainee"], "b52", 1000, 10, False, None, 1, live=None)  # type: ignore[arg-type]
+    queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(3)
+    table.queues["1"] = queue
+    for n in range(5):
+        table.send("1", {"n": n})
+    table.send("2", {"n": 0})  # nobody: dropped
+    assert "1" not in table.queues
+    drained = [queue.get_nowait() for _ in range(queue.qsize())]
+    assert drained == [{"n": 1}, {"n": 2}, None]

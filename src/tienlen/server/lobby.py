@@ -342,6 +342,11 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     ):
         await websocket.close(CLOSE_POLICY, "a private table: ask for the invite")
         return
+    async with server.sessions() as db:
+        chips = await ledger.balance_of(db, user.id)
+    if _why_not(table.room, chips, user.vip_points) is not None:
+        await websocket.close(CLOSE_POLICY, "you may not enter this room")
+        return
     await websocket.accept()
     name = str(user.id)
     queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(server.settings.ws_queue)
