@@ -24,8 +24,9 @@ from .helpers import in_transaction
 from .table_driver import cards_written
 
 GRANT = 100_000
-FAST = TableConfig(seed_window_s=2, start_wait_s=0.2, between_games_s=30, chop_s=1)
-"""Seed 000's table, starting at once and resting long after a game (the test ends first)."""
+FAST = TableConfig(seed_window_s=2, start_wait_s=0.2, between_games_s=30, chop_s=1, grace_s=0.5)
+"""Seed 000's table, starting at once, resting long after a game (the test ends first), and
+letting a lost player go after half a second."""
 
 
 @pytest.fixture
@@ -202,6 +203,13 @@ def test_a_socket_needs_an_allowed_origin_and_a_session(server: LiveServer) -> N
 
     async def go() -> None:
         assert await refused(token, "http://evil.example") == 403
+        assert await refused(token, server.url.replace("http:", "ftp:")) == 403
+        with pytest.raises(InvalidStatus):  # no Origin header at all
+            async with connect(
+                _ws_url(server, table_id),
+                additional_headers={"Cookie": f"{server.settings.cookie_name}={token}"},
+            ):
+                pass
         assert await refused("") == 403
         assert await refused("not-a-session") == 403
         assert await refused(token, table="tnosuchtable") == 403
@@ -411,3 +419,56 @@ def test_a_socket_that_cannot_keep_up_is_closed_without_blocking_the_table() -> 
     assert "1" not in table.queues
     drained = [queue.get_nowait() for _ in range(queue.qsize())]
     assert drained == [{"n": 1}, {"n": 2}, None]
+
+
+def test_an_allowed_origin_may_connect(db_url: str, tmp_path: Path) -> None:
+    other = "https://tienlen.example"
+    settings = make_settings(tmp_path, db_url, allowed_origins=[other])
+    live = LiveServer(settings, FakeClock(), table_config=FAST).start()
+    try:
+        client, _, token = _guest(live)
+        table_id = client.post(
+            "/api/tables", json={"room": "trainee", "preset": "bigfun", "bet": 1000}
+        ).json()["id"]
+
+        async def go() -> None:
+            async with _open(live, token, table_id, origin=other) as ws:
+                await ws.send(b'{"type": "hello", "protocol": 1}')  # a binary frame reads too
+                assert json.loads(await ws.recv())["type"] == "welcome"
+
+        asyncio.run(go())
+    finally:
+        live.stop()
+
+
+def test_a_player_who_leaves_mid_game_pays_and_loses_dkn(server: LiveServer, db_url: str) -> None:
+    (stayer, stayer_id, stayer_token), (leaver, _, leaver_token) = (_guest(server), _guest(server))
+    table_id = stayer.post(
+        "/api/tables", json={"room": "trainee", "preset": "bigfun", "bet": 1000, "seats": 2}
+    ).json()["id"]
+
+    async def go() -> Player:
+        ws = await _open(server, stayer_token, table_id)
+        player = Player(stayer_id, 0, ws, seed=1)
+        async with _open(server, leaver_token, table_id) as gone:
+            for message in ({"type": "hello", "protocol": 1}, {"type": "sit", "seat": 1}):
+                await gone.send(json.dumps(message))
+            await gone.send(json.dumps({"type": "ready"}))
+            playing = asyncio.create_task(player.play())
+            async for raw in gone:
+                if json.loads(raw)["type"] == "game":
+                    break  # dealt in: now lose the connection for good
+        await asyncio.wait_for(playing, 30)
+        await ws.close()
+        return player
+
+    player = asyncio.run(go())
+    assert player.settlement is not None
+    deltas = player.settlement["settlement"]["deltas"]
+    assert deltas[0] > 0 > deltas[1]
+    assert _chips(stayer) == GRANT + deltas[0] and _chips(leaver) == GRANT + deltas[1]
+    won, left = stayer.get("/api/me").json(), leaver.get("/api/me").json()
+    assert (won["dkn"], won["games_won"], won["games_played"]) == (3, 1, 1)
+    assert (left["dkn"], left["games_won"], left["games_played"]) == (0, 0, 1)
+    report = in_transaction(db_url, ledger.check_ledger)
+    assert report.ok, report.violations
