@@ -177,6 +177,7 @@ def test_people_play_a_whole_game_settled_into_the_ledger(
     assert any(d != 0 for d in deltas)
     report = in_transaction(db_url, ledger.check_ledger)
     assert report.ok, report.violations
+    assert not app.state.lobby.busy_at(table)  # its players are free to play anywhere
     assert f"game:{table}:1" in _references(db_url)
     profiles = [client.get("/api/me").json() for client, _, _ in guests]
     assert all(p["games_played"] == 1 for p in profiles)
@@ -472,3 +473,45 @@ def test_a_player_who_leaves_mid_game_pays_and_loses_dkn(server: LiveServer, db_
     assert (left["dkn"], left["games_won"], left["games_played"]) == (0, 0, 1)
     report = in_transaction(db_url, ledger.check_ledger)
     assert report.ok, report.violations
+
+
+def test_a_player_is_dealt_at_one_table_at_a_time(server: LiveServer) -> None:
+    """Each game is dealt with a player's whole balance, so a player in a game at one table
+    sits out the deals of another until it is over."""
+    (x, x_id, x_token), (_, _, y_token), (_, z_id, z_token) = (_guest(server) for _ in range(3))
+    new = {"room": "trainee", "preset": "bigfun", "bet": 1000, "seats": 2}
+    first, second = (x.post("/api/tables", json=new).json()["id"] for _ in range(2))
+
+    async def seat(token: str, table: str, seat: int) -> ClientConnection:
+        ws: ClientConnection = await _open(server, token, table)
+        for message in ({"type": "hello", "protocol": 1}, {"type": "sit", "seat": seat}):
+            await ws.send(json.dumps(message))
+        await ws.send(json.dumps({"type": "ready"}))
+        return ws
+
+    async def until(ws: ClientConnection, kind: str, seconds: float) -> dict[str, Any] | None:
+        try:
+            async with asyncio.timeout(seconds):
+                while True:
+                    message = json.loads(await ws.recv())
+                    if message["type"] == kind:
+                        return message
+        except TimeoutError:
+            return None
+
+    async def go() -> None:
+        a = [await seat(x_token, first, 0), await seat(z_token, first, 1)]
+        assert await until(a[0], "commitment", 5) is not None  # x is dealt in at the first
+        b = [await seat(x_token, second, 0), await seat(y_token, second, 1)]
+        assert await until(b[1], "commitment", 1.5) is None  # x sits out: no game there
+        info = app.state.lobby.tables[second].live.table_info()
+        assert info["seats"][0]["ready"] is False and info["phase"] == "waiting"
+        lobby = app.state.lobby
+        assert lobby.claims[str(x_id)] == first and lobby.claims[str(z_id)] == first
+        assert lobby.busy_at(first) and not lobby.busy_at(second)
+        assert lobby.busy_at(first, str(x_id))
+        for ws in a + b:
+            await ws.close()
+
+    app: Any = server.server.config.app  # type: ignore[union-attr]
+    asyncio.run(go())

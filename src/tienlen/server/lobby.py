@@ -107,6 +107,11 @@ class Lobby:
         self.server = server
         self.config = config or TableConfig()
         self.tables: dict[str, LobbyTable] = {}
+        self.claims: dict[str, str] = {}
+        """The table that last read each person's balance to deal them in (see
+        :meth:`balance_of`)."""
+        self._reading: dict[str, int] = {}
+        self._settling: set[str] = set()
 
     def open(self, owner: int, room: Room, preset: str, bet: int, turn: int, seats: int,
              private: bool) -> LobbyTable:  # fmt: skip
@@ -126,7 +131,7 @@ class Lobby:
             fee_bp=room.fee_bp,
             config=config,
             on_game_over=lambda record, result: self.settle(table, record, result),
-            balance_of=self.balance_of,
+            balance_of=lambda user: self.balance_of(table_id, user),
         )
         table = LobbyTable(
             table_id,
@@ -144,13 +149,51 @@ class Lobby:
         live.start()
         return table
 
-    async def balance_of(self, user: str) -> int:
-        async with self.server.sessions() as db:
-            return await ledger.balance_of(db, int(user))
+    def busy_at(self, table_id: str, user: str | None = None) -> bool:
+        """Whether a table's claims (on ``user``) hold: it is reading balances to deal, a game
+        is being seeded there or settled, or (``user``) is playing it."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return False
+        live = table.live
+        playing = live.phase == "playing" and (
+            user is None or (live.lineup is not None and user in live.lineup.users)
+        )
+        return (
+            self._reading.get(table_id, 0) > 0
+            or live.phase == "seeding"
+            or playing
+            or table_id in self._settling
+        )
+
+    async def balance_of(self, table_id: str, user: str) -> int:
+        """A person's chips before a deal at ``table_id``, or 0 (they sit out) while they are
+        in a game at another table: each game is dealt with a player's whole balance. The
+        claim is taken with nothing awaited after the read, and a table deals right after its
+        last read, so two tables dealing at once cannot both take a player."""
+        self._reading[table_id] = self._reading.get(table_id, 0) + 1
+        try:
+            async with self.server.sessions() as db:
+                chips = await ledger.balance_of(db, int(user))
+        finally:
+            self._reading[table_id] -= 1
+        holder = self.claims.get(user)
+        if holder is not None and holder != table_id and self.busy_at(holder, user):
+            return 0
+        if chips > 0:
+            self.claims[user] = table_id
+        return chips
 
     async def settle(self, table: LobbyTable, record: GameRecord, result: Settlement) -> None:
         """Write a finished game: chips (ledger first: it locks the accounts), then each
         player's ĐKN and games, in one transaction."""
+        self._settling.add(table.id)
+        try:
+            await self._settle(table, record, result)
+        finally:
+            self._settling.discard(table.id)
+
+    async def _settle(self, table: LobbyTable, record: GameRecord, result: Settlement) -> None:
         game = table.live.game
         assert game is not None
         users = [int(u) for u in record.extra["users"]]
