@@ -30,7 +30,7 @@ from typing import Any, Literal, NamedTuple
 
 from ..bots import make_bot
 from ..engine.actions import Action
-from ..engine.deal import commitment, new_server_seed
+from ..engine.deal import new_server_seed
 from ..engine.errors import IllegalAction
 from ..engine.game import Game
 from ..engine.record import GameRecord
@@ -39,8 +39,9 @@ from ..engine.views import PublicLog
 from ..money.settlement import Settlement, settle
 from . import table_protocol as P
 from .botpool import BotAnswer, BotRunner
+from .dealing import PendingDeal
 from .recipients import Member, Recipients, Send, View
-from .seating import Lineup, Occupant, Refused, Seats, TableConfig, lead_after
+from .seating import Lineup, Occupant, Refused, Seats, TableConfig
 from .timers import Alarms, SystemTableClock, TableClock
 
 __all__ = ["BOT_PURSE", "LiveTable", "TableConfig"]
@@ -130,11 +131,7 @@ class LiveTable:
         self.lineup: Lineup | None = None
         """The players of :attr:`game`."""
         self._log: PublicLog | None = None
-        self._pending: Lineup | None = None
-        self._server_seed = b""
-        self._commitment: dict[str, Any] | None = None
-        self._client_seeds: dict[str, bytes] = {}
-        """Client seeds sent for the pending deal, by user."""
+        self._pending: PendingDeal | None = None
         self._previous: tuple[Game, list[str]] | None = None
         self._turn_key: tuple[int, int, int] | None = None
         self._turn_timer: dict[str, Any] | None = None
@@ -298,14 +295,10 @@ class LiveTable:
             return
         self.seats[seat] = None
         user = occupant.user
-        pending = self._pending
-        if pending is not None and user in pending.users:
-            pending.remove(user)
-            self._client_seeds.pop(user, None)
-            if len(pending.users) < 2 or all(pending.bots):
-                self._pending = self._commitment = None
-                self.phase = "waiting"
-                self._alarms.cancel(("seeds",))
+        if self._pending is not None and self._pending.remove(user):
+            self._pending = None
+            self.phase = "waiting"
+            self._alarms.cancel(("seeds",))
         k, game = self._game_seat(user), self.game
         if k is not None and self.lineup is not None and game is not None:
             self.lineup.present[k] = False
@@ -424,21 +417,13 @@ class LiveTable:
             [s for s, _, _ in dealt], [o for _, o, _ in dealt], [c for _, _, c in dealt], BOT_PURSE
         )
         self.games += 1
-        self._pending = lineup
-        self._server_seed = self._server_seeds()
-        self._client_seeds = {}
-        self.phase = "seeding"
         now = self.clock.now()
         collect = self.config.client_seeds and self.config.seed_window_s > 0
         seconds = self.config.seed_window_s if collect else 0.0
-        self._commitment = {
-            "game": self.games,
-            "commitment": commitment(self._server_seed),
-            "players": list(lineup.seats),
-            "deadline": now + seconds,
-            "seconds": seconds,
-        }
-        self.recipients.broadcast({"type": "commitment", **self._commitment})
+        pending = PendingDeal(self.games, lineup, self._server_seeds(), now, seconds)
+        self._pending = pending
+        self.phase = "seeding"
+        self.recipients.broadcast({"type": "commitment", **pending.commitment})
         if collect:
             self._alarms.set(("seeds",), now + seconds)
         else:
@@ -450,33 +435,20 @@ class LiveTable:
 
     def _client_seed(self, user: str, seed: bytes) -> None:
         pending = self._pending
-        if self.phase != "seeding" or pending is None or not self.config.client_seeds:
+        if self.phase != "seeding" or pending is None:
             raise Refused("no_commitment", "client seeds are taken only after a commitment")
-        if user not in pending.users:
-            raise Refused("not_playing", "you are not dealt in this game")
-        if user in self._client_seeds:
-            raise Refused("seed_already_sent", "you already sent your client seed")
-        self._client_seeds[user] = seed
-        people = [u for u, bot in zip(pending.users, pending.bots, strict=True) if not bot]
-        if all(u in self._client_seeds for u in people):
+        if pending.add_seed(user, seed):
             self._alarms.cancel(("seeds",))
             self._deal()
 
     def _deal(self) -> None:
-        lineup, prev = self._pending, self._previous
-        assert lineup is not None
-        seeds = [self._client_seeds.get(u, b"") for u in lineup.users] if self._client_seeds else []
-        self.game = self._dealer(
-            self.rules,
-            len(lineup.users),
-            server_seed=self._server_seed,
-            client_seeds=seeds,
-            **({} if prev is None else lead_after(prev[0], prev[1], lineup.users)),
-        )
-        self.game_no = self.games
-        self.lineup = lineup
-        self._log = PublicLog(len(lineup.users))
-        self._pending = self._commitment = None
+        pending = self._pending
+        assert pending is not None
+        self.game = pending.deal(self._dealer, self.rules, self._previous)
+        self.game_no = pending.game_no
+        self.lineup = pending.lineup
+        self._log = PublicLog(len(pending.lineup.users))
+        self._pending = None
         self.phase = "playing"
 
     async def _finish_game(self) -> None:
@@ -644,6 +616,6 @@ class LiveTable:
             "type": "state",
             "n": member.outbox.n,
             "table": self.table_info(),
-            "commitment": self._commitment,
+            "commitment": None if self._pending is None else self._pending.commitment,
             "game": game_state,
         }
