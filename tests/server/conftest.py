@@ -32,7 +32,17 @@ from tienlen.server.app import create_app
 from tienlen.server.seating import TableConfig
 from tienlen.server.settings import Settings
 from tienlen.server.store.db import make_engine, migrate
-from tienlen.server.store.models import Account, Entry, Session, Transaction, User
+from tienlen.server.store.models import (
+    Account,
+    Entry,
+    GameAction,
+    GamePlayer,
+    GameRow,
+    Session,
+    TableRow,
+    Transaction,
+    User,
+)
 
 POSTGRES_ADMIN_URL = os.environ.get(
     "TIENLEN_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -118,7 +128,7 @@ async def _empty(url: str) -> None:
     engine = make_engine(url)
     try:
         async with engine.begin() as connection:
-            for table in (Session, Entry, Transaction):
+            for table in (GameAction, GamePlayer, GameRow, TableRow, Session, Entry, Transaction):
                 await connection.execute(delete(table))
             await connection.execute(delete(Account).where(Account.user_id.is_not(None)))
             await connection.execute(delete(User))

@@ -74,6 +74,7 @@ def test_migrations_go_down_and_up_again(backend: str, tmp_path: Path) -> None:
         if backend == "postgresql":
             drop_postgres_database(url)
     tables = {"users", "sessions", "ledger_accounts", "ledger_transactions", "ledger_entries"}
+    tables |= {"lobby_tables", "games", "game_players", "game_actions"}
     assert seen[0] == seen[2] == tables | {"alembic_version"}
     assert seen[1] == seen[3] == {"alembic_version"}
 

@@ -1,9 +1,11 @@
 """The FastAPI application: ``create_app(settings)`` builds one server.
 
 At start (the ASGI lifespan) it creates the data folder and the secret key if missing, opens
-the database and applies the migrations; at stop it closes the database. Everything a request
-needs is on ``app.state.server`` (:class:`Server`): the settings, the session factory, the
-clock and the password hasher; the live tables are on ``app.state.lobby`` (:mod:`.lobby`).
+the database, applies the migrations and opens again the tables that were open (resuming or
+voiding their games: :mod:`.restore`); at stop it closes the tables and the database.
+Everything a request needs is on ``app.state.server`` (:class:`Server`): the settings, the
+session factory, the clock and the password hasher; the live tables are on
+``app.state.lobby`` (:mod:`.lobby`).
 """
 
 from __future__ import annotations
@@ -60,8 +62,10 @@ def create_app(
     and so are the live tables' clocks and sizes (``table_config``; seats, turn timer and bots
     are each table's own)."""
     from .accounts import router as accounts_router
+    from .histories import router as histories_router
     from .lobby import Lobby, ws_router
     from .lobby import router as lobby_router
+    from .restore import reopen_tables
 
     config = settings if settings is not None else Settings()
 
@@ -81,6 +85,7 @@ def create_app(
             )
             app.state.lobby = lobby = Lobby(server, table_config)
             try:
+                app.state.restored = await reopen_tables(lobby)
                 yield
             finally:
                 await lobby.close()
@@ -100,5 +105,6 @@ def create_app(
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
     app.include_router(accounts_router)
     app.include_router(lobby_router)
+    app.include_router(histories_router)
     app.include_router(ws_router)
     return app

@@ -38,6 +38,8 @@ CODES: dict[str, tuple[int, str]] = {
     "room_closed": (403, "The player does not meet the room's entry conditions."),
     "bet_over_balance": (409, "The owner may bet at most 1/10 of their chips."),
     "cannot_invite": (409, "A private table's owner needs at least 15 times the bet."),
+    "no_such_game": (404, "No finished game has that id."),
+    "not_your_game": (403, "Only the game's players may download its record."),
     "not_found": (404, "No such route."),
     "method_not_allowed": (405, "The route does not take this HTTP method."),
     "body_too_large": (413, "The request body is larger than the server accepts."),

@@ -1,10 +1,12 @@
 """The lobby: rooms, the live tables open in them, and each table's WebSocket.
 
-Tables live in memory, in the :class:`Lobby` the app owns (``app.state.lobby``); a restart
-closes them (persisting tables and games is a later slice). Each is a :class:`LiveTable` whose
-finished games are settled into the ledger in one database transaction, with the players'
-ĐKN and games. Chip tables take no bots (``TableConfig(bots=False)``): a bot has no ledger
-account, so its winnings would create chips and its losses destroy them.
+Tables live in memory, in the :class:`Lobby` the app owns (``app.state.lobby``), and in the
+database: each table's deals and actions are journaled as they happen (:mod:`.journal`), so
+that a restart opens them again and resumes their games (:mod:`.restore`). Each is a
+:class:`LiveTable` whose finished games are settled into the ledger in one database
+transaction, with the players' ĐKN and games and the game's record. Chip tables take no bots
+(``TableConfig(bots=False)``): a bot has no ledger account, so its winnings would create chips
+and its losses destroy them.
 
 A WebSocket is let in only from the server's own host or an allowed origin, with a valid
 session cookie (and, for a private table, its invite). Each socket has its own bounded send
@@ -34,9 +36,11 @@ from ..money.settlement import Settlement
 from . import auth, ledger
 from .app import Server, server_of
 from .errors import ApiError, responses
+from .journal import TableJournal, Writer
 from .protocol import NewTable, RoomInfo, TableList, TableSummary
 from .seating import TableConfig
-from .store.models import User
+from .store import games as stored
+from .store.models import TableRow, User
 from .tables import LiveTable
 
 __all__ = ["TURN_SECONDS", "Lobby", "LobbyTable", "router", "ws_router"]
@@ -67,6 +71,7 @@ class LobbyTable:
     invite: str | None
     owner: int
     live: LiveTable
+    journal: TableJournal | None = None
     queues: dict[str, asyncio.Queue[dict[str, Any] | None]] = field(default_factory=dict)
     """Each connected user's send queue; None in it closes the socket."""
 
@@ -112,10 +117,18 @@ class Lobby:
         :meth:`balance_of`)."""
         self._reading: dict[str, int] = {}
         self._settling: set[str] = set()
+        self.writer = Writer(server.sessions, server.clock)
+        """Writes every table's journal, in order (:mod:`.journal`)."""
 
     def open(self, owner: int, room: Room, preset: str, bet: int, turn: int, seats: int,
-             private: bool) -> LobbyTable:  # fmt: skip
-        table_id = "t" + secrets.token_hex(6)
+             private: bool, *, table_id: str | None = None,
+             invite: str | None = None) -> LobbyTable:  # fmt: skip
+        """Open a new table (stored), or with ``table_id`` one stored before a restart."""
+        new = table_id is None
+        if table_id is None:
+            table_id = "t" + secrets.token_hex(6)
+            invite = secrets.token_urlsafe(8) if private else None
+        journal = TableJournal(self.writer, table_id, bet, room.fee_bp)
         config = dataclasses.replace(self.config, seats=seats, turn_s=float(turn), bots=False)
         holder: list[LobbyTable] = []
 
@@ -132,18 +145,14 @@ class Lobby:
             config=config,
             on_game_over=lambda record, result: self.settle(table, record, result),
             balance_of=lambda user: self.balance_of(table_id, user),
+            journal=journal,
         )
-        table = LobbyTable(
-            table_id,
-            room,
-            preset,
-            bet,
-            turn,
-            private,
-            secrets.token_urlsafe(8) if private else None,
-            owner,
-            live,
-        )
+        table = LobbyTable(table_id, room, preset, bet, turn, private, invite, owner, live, journal)
+        if new:
+            row = TableRow(id=table_id, room=room.key, preset=preset, bet=bet, turn_seconds=turn,
+                           seats=seats, private=private, invite=invite, owner_id=owner,
+                           opened_at=self.server.clock())  # fmt: skip
+            journal.on_open(row)
         holder.append(table)
         self.tables[table_id] = table
         live.start()
@@ -189,7 +198,13 @@ class Lobby:
         player's ĐKN and games, in one transaction."""
         self._settling.add(table.id)
         try:
+            await self.writer.flush()  # its deal and actions are stored before its record
             await self._settle(table, record, result)
+        except Exception:
+            game_id = f"{table.id}:{record.extra['game']}"
+            log.exception("game %s could not be settled: voided, no chip moved", game_id)
+            async with self.server.sessions() as db, db.begin():
+                await stored.void_game(db, game_id, "its settlement failed", self.server.clock())
         finally:
             self._settling.discard(table.id)
 
@@ -202,6 +217,8 @@ class Lobby:
         now = self.server.clock()
         async with self.server.sessions() as db, db.begin():
             await ledger.settle_game(db, game_id, deltas, result.fee, now)
+            winner = None if result.void else game.winner
+            await stored.finish_game(db, game_id, record.to_dict(), result.deltas, winner, now)
             rows = await db.execute(
                 select(User).where(User.id.in_(users)).order_by(User.id).with_for_update()
             )
@@ -224,6 +241,7 @@ class Lobby:
                 with contextlib.suppress(asyncio.QueueFull):
                     queue.put_nowait(None)
         self.tables.clear()
+        await self.writer.close()
 
 
 def lobby_of(request: Request | WebSocket) -> Lobby:
@@ -349,9 +367,11 @@ async def create_table(request: Request, body: NewTable) -> TableSummary:
             "cannot_invite",
             f"a private table at {body.bet} needs {15 * body.bet} chips; you hold {chips}",
         )
-    table = lobby_of(request).open(
+    lobby = lobby_of(request)
+    table = lobby.open(
         user.id, room, body.preset, body.bet, body.turn_seconds, body.seats, body.private
     )
+    await lobby.writer.flush()  # stored before it is announced: a restart opens it again
     return table.summary(user.id)
 
 

@@ -18,6 +18,9 @@ __all__ = [
     "Credentials",
     "ErrorBody",
     "ErrorResponse",
+    "GameHistory",
+    "GamePlayerInfo",
+    "GameSummary",
     "Health",
     "Leaderboard",
     "LeaderboardEntry",
@@ -146,3 +149,38 @@ class TableSummary(BaseModel):
 
 class TableList(BaseModel):
     tables: list[TableSummary]
+
+
+class GamePlayerInfo(BaseModel):
+    """A player of a finished game."""
+
+    seat: int = Field(description="The game seat (0 leads a first game's play order).")
+    table_seat: int
+    name: str
+    user: int | None = Field(description="The player's user id; null for a bot.")
+    bot: str | None = Field(description="A bot's level; null for a person.")
+    delta: int | None = Field(description="Chips won (+) or lost (-), after the house fee.")
+
+
+class GameSummary(BaseModel):
+    """One finished game in a player's history."""
+
+    id: str = Field(description="The game's id, ``<table id>:<number>``.")
+    table: str
+    number: int = Field(description="The game's number at its table, from 1.")
+    room: str
+    preset: str
+    bet: int
+    settled_at: datetime = Field(description="When it was settled (UTC).")
+    players: list[GamePlayerInfo]
+    seat: int = Field(description="The asking player's game seat.")
+    delta: int = Field(description="What the asking player won (+) or lost (-).")
+    won: bool = Field(description="Whether the asking player won it.")
+
+
+class GameHistory(BaseModel):
+    """A page of a player's finished games, newest first."""
+
+    games: list[GameSummary]
+    total: int = Field(description="How many finished games the player has.")
+    next_offset: int | None = Field(description="The offset of the next page; null at the end.")

@@ -150,6 +150,8 @@ class Lineup:
     """Each player's chips before the game, for settlement (None: nobody's is known)."""
     present: list[bool] = field(default_factory=list)
     """Still seated (False once they stood up or left)."""
+    levels: list[BotLevel | None] = field(default_factory=list)
+    """Each bot's level (None for a person), to seat the same bots after a restart."""
 
     def __post_init__(self) -> None:
         self.present = [True] * len(self.users)
@@ -169,12 +171,15 @@ class Lineup:
             names=[o.name for o in occupants],
             bots=[o.level is not None for o in occupants],
             balances=balances,
+            levels=[o.level for o in occupants],
         )
 
     def remove(self, user: str) -> None:
         """Take a player out before the deal."""
         k = self.users.index(user)
         del self.seats[k], self.users[k], self.names[k], self.bots[k], self.present[k]
+        if self.levels:
+            del self.levels[k]
         if self.balances is not None:
             del self.balances[k]
 

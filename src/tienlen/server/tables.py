@@ -26,7 +26,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
 
 from ..bots import make_bot
 from ..engine.actions import Action
@@ -40,8 +40,10 @@ from ..money.settlement import Settlement, settle
 from . import table_protocol as P
 from .botpool import BotAnswer, BotRunner
 from .dealing import PendingDeal
+from .journal import Journal
 from .recipients import Member, Recipients, Send, View
 from .seating import Lineup, Occupant, Refused, Seats, TableConfig
+from .table_items import Alarm, Command, Connection, Item
 from .timers import Alarms, SystemTableClock, TableClock
 
 __all__ = ["BOT_PURSE", "LiveTable", "TableConfig"]
@@ -54,26 +56,6 @@ Phase = Literal["waiting", "seeding", "playing"]
 
 BOT_PURSE = 10**12
 """The balance a bot (or a player whose balance is not known) settles with: unlimited."""
-
-
-class _Connection(NamedTuple):
-    user: str
-    name: str | None
-    """The name of a connection that opened; None when it closed."""
-
-
-class _Command(NamedTuple):
-    user: str
-    message: Any
-
-
-class _Alarm(NamedTuple):
-    key: tuple[Any, ...]
-    when: float
-
-
-_Item = _Connection | _Command | _Alarm | BotAnswer | None
-"""What the table's task takes from its queue; None stops it."""
 
 
 class LiveTable:
@@ -91,6 +73,7 @@ class LiveTable:
         config: TableConfig | None = None,
         on_game_over: GameOverHook | None = None,
         balance_of: BalanceOf | None = None,
+        journal: Journal | None = None,
         executor: Executor | None = None,
         clock: TableClock | None = None,
         seed: int | None = None,
@@ -106,16 +89,18 @@ class LiveTable:
         self.clock: TableClock = clock or SystemTableClock()
         self._on_game_over = on_game_over
         self._balance_of = balance_of
+        self.journal = journal
+        """Told of each deal and action as it happens (the lobby stores them)."""
         self._rng = random.Random(seed)
         self._dealer = dealer  # Game.new's signature; tests deal chosen hands
         self._server_seeds = server_seeds  # the CSPRNG; tests draw reproducible seeds
-        self._queue: asyncio.Queue[_Item] = asyncio.Queue()
+        self._queue: asyncio.Queue[Item] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._limits: dict[str, P.RateLimit] = {}
         self._connections: dict[str, int] = {}
         self.recipients = Recipients(send, config.log_size)
         self._alarms = Alarms(
-            self.clock, lambda key, when: self._queue.put_nowait(_Alarm(key, when))
+            self.clock, lambda key, when: self._queue.put_nowait(Alarm(key, when))
         )
         self._bots = BotRunner(
             self.clock, executor, config.bot_budget_s, config.bot_delay_s, self._queue.put_nowait
@@ -156,13 +141,24 @@ class LiveTable:
         self._alarms.cancel_all()
         self._bots.cancel_all()
 
+    def resume(self, game_no: int, game: Game, lineup: Lineup, people: list[Occupant]) -> None:
+        """Take up game ``game_no``, rebuilt after a restart, before :meth:`start`: ``people``
+        (seated by the caller) hold their seats as if they had just lost the connection, so
+        the grace period and the timers run for them (docs/SERVER.md, "Restarts")."""
+        self.games = self.game_no = game_no
+        self.game, self.lineup, self.phase = game, lineup, "playing"
+        self._log = PublicLog(len(lineup.users))
+        for occupant in people:
+            self._queue.put_nowait(Connection(occupant.user, occupant.name))
+            self._queue.put_nowait(Connection(occupant.user, None))
+
     def connect(self, user: str, name: str) -> int:
         """A connection of ``user`` opened; it replaces any other (close that socket). It is
         sent numbered messages once it has said ``hello``. Returns its number, for
         :meth:`disconnect`."""
         self._limits[user] = self.config.rate_limit()
         self._connections[user] = number = self._connections.get(user, 0) + 1
-        self._queue.put_nowait(_Connection(user, name))
+        self._queue.put_nowait(Connection(user, name))
         return number
 
     def disconnect(self, user: str, connection: int | None = None) -> None:
@@ -170,7 +166,7 @@ class LiveTable:
         the seat is kept for the grace period."""
         if connection is None or connection == self._connections.get(user):
             self._limits.pop(user, None)
-            self._queue.put_nowait(_Connection(user, None))
+            self._queue.put_nowait(Connection(user, None))
 
     def receive(self, user: str, raw: str | bytes) -> bool:
         """A frame from ``user``: refused at once with an ``error`` when malformed or over the
@@ -189,7 +185,7 @@ class LiveTable:
 
     def submit(self, user: str, message: Any) -> None:
         """Queue an already parsed client message (a :data:`~.table_protocol.ClientMessage`)."""
-        self._queue.put_nowait(_Command(user, message))
+        self._queue.put_nowait(Command(user, message))
 
     async def idle(self) -> None:
         """Wait until the table has handled everything queued so far and what that set off at
@@ -220,18 +216,18 @@ class LiveTable:
             finally:
                 self._queue.task_done()
 
-    async def _handle(self, item: _Item) -> None:
-        if isinstance(item, _Command):
+    async def _handle(self, item: Item) -> None:
+        if isinstance(item, Command):
             await self._command(item.user, item.message)
-        elif isinstance(item, _Alarm):
+        elif isinstance(item, Alarm):
             if self._alarms.due(item.key, item.when):
                 await self._ring(item.key)
         elif isinstance(item, BotAnswer):
             self._bot_answer(item)
-        elif isinstance(item, _Connection) and item.name is not None:
+        elif isinstance(item, Connection) and item.name is not None:
             self.recipients.join(item.user, item.name)
             self._alarms.cancel(("grace", item.user))
-        elif isinstance(item, _Connection) and self.recipients.drop(item.user):
+        elif isinstance(item, Connection) and self.recipients.drop(item.user):
             self._alarms.set(("grace", item.user), self.clock.now() + self.config.grace_s)
 
     async def _command(self, user: str, message: Any) -> None:
@@ -346,8 +342,11 @@ class LiveTable:
         return seat
 
     def _apply(self, action: Action) -> None:
+        """Every action of a game goes through here (and on to the journal)."""
         assert self.game is not None
         self.game.apply(action)
+        if self.journal is not None:
+            self.journal.on_action(self.game_no, len(self.game.history) - 1, action)
 
     def _public_count(self) -> int:
         """Commands everyone may know of: declines are private (they tell who holds a bomb)."""
@@ -450,6 +449,8 @@ class LiveTable:
         self._log = PublicLog(len(pending.lineup.users))
         self._pending = None
         self.phase = "playing"
+        if self.journal is not None:
+            self.journal.on_deal(self.game_no, self.lineup, self.game)
 
     async def _finish_game(self) -> None:
         """Settle the game, tell everyone, hand the record to ``on_game_over``, then rest."""
@@ -556,9 +557,9 @@ class LiveTable:
         if game.current == seat if slot == "turn" else seat in game.chop_window():
             action, fallback = answer.actions()
             try:
-                game.apply(action)
+                self._apply(action)
             except IllegalAction:
-                game.apply(fallback)
+                self._apply(fallback)
 
     async def _ring(self, key: tuple[Any, ...]) -> None:
         kind = key[0]

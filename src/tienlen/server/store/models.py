@@ -7,6 +7,7 @@ them); change both together. Money is integers of chips (``BigInteger``); times 
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
+from typing import Any
 
 from sqlalchemy import (
     BigInteger,
@@ -20,18 +21,24 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    UniqueConstraint,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
-from sqlalchemy.types import TypeDecorator
+from sqlalchemy.types import JSON, TypeDecorator
 
 __all__ = [
     "ACCOUNT_KINDS",
+    "GAME_STATUSES",
     "TRANSACTION_KINDS",
     "Account",
     "Base",
     "Entry",
+    "GameAction",
+    "GamePlayer",
+    "GameRow",
     "Session",
+    "TableRow",
     "Transaction",
     "UTCDateTime",
     "User",
@@ -53,6 +60,9 @@ ACCOUNT_KINDS = ("player", "house", "issuance")
 """``player``: one per user. ``house``: receives the tables' fees. ``issuance``: the source of
 grants and top-ups; its balance is minus every chip ever created."""
 TRANSACTION_KINDS = ("grant", "topup", "game")
+GAME_STATUSES = ("playing", "finished", "void")
+"""``playing``: dealt, not settled (resumed or voided at the next start). ``finished``: settled
+into the ledger, with its record. ``void``: given up; no chip moved (docs/SERVER.md)."""
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -176,3 +186,77 @@ class Entry(Base):
     amount: Mapped[int] = mapped_column(BigInteger)
 
     transaction: Mapped[Transaction] = relationship(back_populates="entries", lazy="raise")
+
+
+class TableRow(Base):
+    """A lobby table: open until ``closed_at``; the open ones are opened again at start."""
+
+    __tablename__ = "lobby_tables"
+
+    id: Mapped[str] = mapped_column(String(20), primary_key=True)
+    room: Mapped[str] = mapped_column(String(16))
+    preset: Mapped[str] = mapped_column(String(32))
+    bet: Mapped[int] = mapped_column(BigInteger)
+    turn_seconds: Mapped[int] = mapped_column(Integer)
+    seats: Mapped[int] = mapped_column(Integer)
+    private: Mapped[bool] = mapped_column(Boolean)
+    invite: Mapped[str | None] = mapped_column(String(64))
+    owner_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class GameRow(Base):
+    """One game dealt at a table: its start (enough to deal it again), its status and, once
+    settled, its record. ``id`` is the ledger's game id, ``<table id>:<number>``."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        CheckConstraint("status IN ('playing', 'finished', 'void')", name="known_status"),
+        UniqueConstraint("table_id", "number", name="uq_games_table_number"),
+    )
+
+    id: Mapped[str] = mapped_column(String(100), primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("lobby_tables.id"))
+    number: Mapped[int] = mapped_column(Integer)
+    start: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """The game's start as a ``tienlen-record/1`` without actions: rule set, hands, lead
+    rules, bet, house fee and the deal (scheme, commitment, server and client seeds)."""
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    record: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """The finished game's record (``tienlen-record/1``), written with its settlement."""
+    winner: Mapped[int | None] = mapped_column(Integer)
+    """The winner's game seat once settled (None for a void game)."""
+    void_reason: Mapped[str | None] = mapped_column(String(300))
+    dealt_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    settled_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class GamePlayer(Base):
+    """A player of a game, by game seat; ``delta`` is their chips won or lost once settled."""
+
+    __tablename__ = "game_players"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_seat: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    """None for a bot without an account."""
+    name: Mapped[str] = mapped_column(String(64))
+    bot: Mapped[str | None] = mapped_column(String(16))
+    """A bot's level; None for a person."""
+    balance: Mapped[int | None] = mapped_column(BigInteger)
+    """Chips before the game (what settlement caps a payment at)."""
+    delta: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class GameAction(Base):
+    """One command of a game, as the engine's codec writes it, stored as it happened."""
+
+    __tablename__ = "game_actions"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """Its index in the game's history, from 0."""
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
