@@ -1,0 +1,299 @@
+"""Games survive a restart: deals and actions are stored as they happen, a stopped server's
+tables open again under their ids, an unfinished game resumes (or is voided when it cannot
+be rebuilt) with no chip lost, and every finished game is a record its players can list and
+download — one that ``tienlen replay`` and ``tienlen verify`` accept."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import delete, select, update
+from typer.testing import CliRunner
+from websockets.asyncio.client import ClientConnection
+
+from tienlen.cli.app import app as cli
+from tienlen.engine.codec import action_to_dict
+from tienlen.server import ledger
+from tienlen.server.seating import TableConfig
+from tienlen.server.store.models import GameAction, GamePlayer, GameRow, TableRow
+
+from .conftest import FakeClock, LiveServer, make_settings
+from .helpers import in_transaction, references
+from .test_lobby import GRANT, _guest, _open
+
+CONFIG = TableConfig(seed_window_s=2, start_wait_s=0.2, between_games_s=0.5, chop_s=1, grace_s=30)
+"""Quick deals and a grace period long enough for the players to come back after a restart."""
+
+
+def _app(server: LiveServer) -> Any:
+    return server.server.config.app  # type: ignore[union-attr]
+
+
+async def _act(ws: ClientConnection, seat: int, rng: random.Random, moves: int | None) -> Any:
+    """Answer from this seat's own view: ``moves`` plays or passes (None: until the game's
+    settlement, which is returned)."""
+    made = 0
+    while moves is None or made < moves:
+        message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+        kind = message["type"]
+        if kind == "commitment" and seat in message["players"]:
+            await ws.send(json.dumps({"type": "client_seed", "seed": rng.randbytes(8).hex()}))
+        elif kind == "settlement" and moves is None:
+            return message
+        elif kind == "error":
+            raise AssertionError(f"refused: {message}")
+        if kind == "state":
+            view = (message["game"] or {}).get("view") or {}
+        elif kind in ("game", "update"):
+            view = message["view"]
+        else:
+            continue
+        if view.get("over"):
+            continue
+        if view.get("my_turn"):
+            if view["legal"] and not (view["can_pass"] and rng.random() < 0.2):
+                await ws.send(json.dumps({"type": "play", "cards": rng.choice(view["legal"])}))
+            else:
+                await ws.send(json.dumps({"type": "pass"}))
+            made += 1
+        elif view.get("chop_offer"):
+            await ws.send(json.dumps({"type": "decline_chop"}))
+    return None
+
+
+def _stored(db_url: str, table: str) -> tuple[list[GameRow], dict[str, list[dict[str, Any]]]]:
+    async def read(db: Any) -> tuple[list[GameRow], dict[str, list[dict[str, Any]]]]:
+        rows = list(
+            await db.scalars(select(GameRow).where(GameRow.table_id == table).order_by("number"))
+        )
+        actions: dict[str, list[dict[str, Any]]] = {}
+        for row in rows:
+            found = await db.scalars(
+                select(GameAction).where(GameAction.game_id == row.id).order_by(GameAction.number)
+            )
+            actions[row.id] = [a.action for a in found]
+        return rows, actions
+
+    return in_transaction(db_url, read)
+
+
+def _start_mid_game(db_url: str, tmp_path: Path) -> tuple[list[Any], str, Any, list[Any]]:
+    """Two guests sit at a table and make two moves each; the server is stopped mid-game.
+    Returns the guests, the table, the game as it stood and what was stored of it."""
+    server = LiveServer(make_settings(tmp_path, db_url), FakeClock(), table_config=CONFIG).start()
+    try:
+        guests = [_guest(server) for _ in range(2)]
+        r = guests[0][0].post(
+            "/api/tables", json={"room": "trainee", "preset": "bigfun", "bet": 1000, "seats": 2}
+        )
+        assert r.status_code == 201, r.text
+        table = r.json()["id"]
+        stored_table = in_transaction(db_url, lambda db: db.get(TableRow, table))
+        assert stored_table is not None and stored_table.closed_at is None
+
+        async def play() -> None:
+            sockets = [await _open(server, token, table) for _, _, token in guests]
+            for seat, ws in enumerate(sockets):
+                for message in ({"type": "hello", "protocol": 1}, {"type": "sit", "seat": seat}):
+                    await ws.send(json.dumps(message))
+                await ws.send(json.dumps({"type": "ready"}))
+            await asyncio.gather(
+                *(_act(ws, seat, random.Random(seat), 2) for seat, ws in enumerate(sockets))
+            )
+            for ws in sockets:
+                await ws.close()
+
+        asyncio.run(play())
+        live = _app(server).state.lobby.tables[table].live
+        deadline = time.monotonic() + 10
+        while len(_stored(db_url, table)[1].get(f"{table}:{live.game_no}", [])) < len(
+            live.game.history
+        ):
+            assert time.monotonic() < deadline, "the actions were not stored"
+            time.sleep(0.05)
+        rows, actions = _stored(db_url, table)
+        game_id = f"{table}:{live.game_no}"
+        # Stored as they happened: the deal and every action so far, in order.
+        assert rows[-1].id == game_id and rows[-1].status == "playing"
+        assert actions[game_id][: len(live.game.history)] == [
+            action_to_dict(a) for a in live.game.history
+        ]
+        assert len(live.game.history) >= 4
+    finally:
+        server.stop()  # the tables close with a game half played: as a crash leaves them
+    game = live.game
+    return guests, table, game, _stored(db_url, table)[1][game_id]
+
+
+def _restart(db_url: str, tmp_path: Path, guests: list[Any]) -> tuple[LiveServer, list[Any]]:
+    """A new server on the same database; the guests come back with their cookies."""
+    server = LiveServer(make_settings(tmp_path, db_url), FakeClock(), table_config=CONFIG).start()
+    cookie = server.settings.cookie_name
+    back = []
+    for _, user, token in guests:
+        client = server.client(httpx.Cookies({cookie: token}))
+        back.append((client, user, token))
+    return server, back
+
+
+def test_a_restart_resumes_the_game_and_settles_it_with_no_chip_lost(
+    db_url: str, tmp_path: Path
+) -> None:
+    guests, table, before, stored_actions = _start_mid_game(db_url, tmp_path)
+    game_id = f"{table}:{len(_stored(db_url, table)[0])}"
+    # A crash loses the last write: only a prefix of what happened was stored.
+    in_transaction(
+        db_url,
+        lambda db: db.execute(
+            delete(GameAction).where(
+                GameAction.game_id == game_id, GameAction.number == len(stored_actions) - 1
+            )
+        ),
+    )
+    server, guests = _restart(db_url, tmp_path, guests)
+    try:
+        app = _app(server)
+        assert app.state.restored.resumed == [game_id] and app.state.restored.voided == {}
+        lobby = app.state.lobby
+        live = lobby.tables[table].live
+        assert live.game.initial_hands == before.initial_hands
+        assert live.game.deal == before.deal
+        assert [action_to_dict(a) for a in live.game.history] == stored_actions[:-1]
+        assert lobby.busy_at(table, str(guests[0][1])) and live.phase == "playing"
+        listed = guests[1][0].get("/api/tables").json()["tables"]
+        assert [t["id"] for t in listed] == [table] and listed[0]["seats_taken"] == 2
+
+        async def finish() -> list[Any]:
+            sockets = [await _open(server, token, table) for _, _, token in guests]
+            for ws in sockets:
+                await ws.send(json.dumps({"type": "hello", "protocol": 1}))
+            done = await asyncio.gather(
+                *(_act(ws, seat, random.Random(10 + seat), None) for seat, ws in enumerate(sockets))
+            )
+            for ws in sockets:
+                await ws.close()
+            return done
+
+        settlements = asyncio.run(finish())
+        result = settlements[0]["settlement"]
+        assert settlements[0]["game"] == int(game_id.split(":")[1])
+        deadline = time.monotonic() + 10  # settled just after the settlement is sent
+        while (rows_actions := _stored(db_url, table))[0][-1].status == "playing":
+            assert time.monotonic() < deadline, "the game was not settled"
+            time.sleep(0.05)
+        rows, actions = rows_actions
+        finished = rows[-1]
+        assert (finished.id, finished.status) == (game_id, "finished")
+        assert finished.record is not None and finished.record["actions"] == actions[game_id]
+        before = finished.record["balances"]  # a game before it (a tới trắng) may have moved some
+        chips = [client.get("/api/me").json()["chips"] for client, _, _ in guests]
+        assert chips == [b + d for b, d in zip(before, result["deltas"], strict=True)]
+        assert sum(chips) + result["fee"] == sum(before) <= 2 * GRANT
+        report = in_transaction(db_url, ledger.check_ledger)
+        assert report.ok, report.violations
+        assert references(db_url).count(f"game:{game_id}") == 1
+        assert actions[game_id][: len(stored_actions) - 1] == stored_actions[:-1]
+        _check_histories(server, guests, game_id, result["deltas"], tmp_path)
+    finally:
+        server.stop()
+
+
+def _check_histories(
+    server: LiveServer, guests: list[Any], game_id: str, deltas: list[int], tmp_path: Path
+) -> None:
+    for seat, (client, user, _) in enumerate(guests):
+        page = client.get("/api/me/games").json()
+        mine = [g for g in page["games"] if g["id"] == game_id]
+        assert len(mine) == 1 and page["total"] == len(page["games"]) >= 1
+        entry = mine[0]
+        assert (entry["seat"], entry["delta"], entry["preset"], entry["bet"]) == (
+            seat,
+            deltas[seat],
+            "bigfun",
+            1000,
+        )
+        assert [p["user"] for p in entry["players"]] == [guests[0][1], guests[1][1]]
+        assert entry["won"] == (deltas[seat] > 0)
+        assert user == entry["players"][seat]["user"]
+    one = guests[0][0].get("/api/me/games", params={"limit": 1}).json()
+    assert len(one["games"]) == 1 and one["next_offset"] == (1 if one["total"] > 1 else None)
+    r = guests[0][0].get(f"/api/games/{game_id}/record")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    record = r.json()
+    assert record["format"] == "tienlen-record/1" and record["deal"]["server_seed"]
+    path = tmp_path / "game.json"
+    path.write_text(r.text, encoding="utf-8")
+    runner = CliRunner()
+    replayed = runner.invoke(cli, ["replay", str(path)])
+    assert replayed.exit_code == 0, replayed.output
+    assert json.loads(replayed.output)["deltas"] == deltas
+    verified = runner.invoke(cli, ["verify", str(path)])
+    assert verified.exit_code == 0, verified.output
+    other, _, _ = _guest(server)
+    for client, path_, code in [
+        (other, f"/api/games/{game_id}/record", "not_your_game"),
+        (other, "/api/games/tnothing:1/record", "no_such_game"),
+        (server.client(), f"/api/games/{game_id}/record", "not_logged_in"),
+        (server.client(), "/api/me/games", "not_logged_in"),
+    ]:
+        assert client.get(path_).json()["error"]["code"] == code
+    assert other.get("/api/me/games").json() == {"games": [], "total": 0, "next_offset": None}
+    assert other.get("/api/me/games", params={"limit": 0}).json()["error"]["code"] == (
+        "bad_request"
+    )
+
+
+@pytest.mark.parametrize("damage", ["illegal_action", "seeds", "seat"])
+def test_a_game_that_cannot_be_rebuilt_is_voided_with_no_chip_moved(
+    db_url: str, tmp_path: Path, damage: str
+) -> None:
+    guests, table, _, stored_actions = _start_mid_game(db_url, tmp_path)
+    game_id = f"{table}:{len(_stored(db_url, table)[0])}"
+
+    async def spoil(db: Any) -> None:
+        if damage == "illegal_action":  # the second action played again by the wrong seat
+            first = stored_actions[1]
+            await db.execute(
+                update(GameAction)
+                .where(GameAction.game_id == game_id, GameAction.number == 1)
+                .values(action=first | {"seat": 1 - first["seat"]})
+            )
+        elif damage == "seeds":  # the hands are no longer what the seeds deal
+            row = await db.get(GameRow, game_id)
+            start = dict(row.start)
+            start["deal"] = start["deal"] | {"server_seed": "00" * 32}
+            row.start = start
+        else:  # a player's seat outside the table
+            await db.execute(
+                update(GamePlayer)
+                .where(GamePlayer.game_id == game_id, GamePlayer.seat == 0)
+                .values(table_seat=7)
+            )
+
+    in_transaction(db_url, spoil)
+    server, guests = _restart(db_url, tmp_path, guests)
+    try:
+        app = _app(server)
+        assert list(app.state.restored.voided) == [game_id]
+        assert app.state.restored.resumed == [] and app.state.restored.tables == [table]
+        lobby = app.state.lobby
+        assert not lobby.busy_at(table) and lobby.tables[table].live.phase == "waiting"
+        assert lobby.tables[table].live.games == int(game_id.split(":")[1])
+        row = _stored(db_url, table)[0][-1]
+        assert row.status == "void" and row.void_reason and row.record is None
+        assert f"game:{game_id}" not in references(db_url)
+        assert [c.get("/api/me").json()["chips"] for c, _, _ in guests] == [GRANT, GRANT]
+        report = in_transaction(db_url, ledger.check_ledger)
+        assert report.ok, report.violations
+        assert guests[0][0].get("/api/me/games").json()["total"] == 0
+        r = guests[0][0].get(f"/api/games/{game_id}/record")
+        assert r.json()["error"]["code"] == "no_such_game"
+    finally:
+        server.stop()
