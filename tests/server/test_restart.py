@@ -297,3 +297,76 @@ def test_a_game_that_cannot_be_rebuilt_is_voided_with_no_chip_moved(
         assert r.json()["error"]["code"] == "no_such_game"
     finally:
         server.stop()
+
+
+def test_a_table_whose_preset_is_gone_is_closed_and_its_game_voided(
+    db_url: str, tmp_path: Path, serve: Any
+) -> None:
+    server = serve()
+    client, user, _ = _guest(server)
+    now = server.clock()
+
+    async def store(db: Any) -> None:
+        db.add(
+            TableRow(id="tgone", room="trainee", preset="gone", bet=1000, turn_seconds=10,
+                     seats=2, private=False, invite=None, owner_id=user, opened_at=now)
+        )  # fmt: skip
+        await db.flush()
+        db.add(
+            GameRow(id="tgone:1", table_id="tgone", number=1, start={}, status="playing",
+                    dealt_at=now)
+        )  # fmt: skip
+
+    in_transaction(db_url, store)
+    again = serve()
+    restored = _app(again).state.restored
+    assert restored.tables == [] and list(restored.voided) == ["tgone:1"]
+    assert "preset" in restored.voided["tgone:1"]
+    rows, _ = _stored(db_url, "tgone")
+    assert rows[0].status == "void"
+    table = in_transaction(db_url, lambda db: db.get(TableRow, "tgone"))
+    assert table.closed_at is not None
+    assert client.get("/api/me").json()["chips"] == GRANT
+    third = _app(serve()).state.restored  # closed: not opened again
+    assert third.tables == [] and third.voided == {}
+
+
+def test_the_writer_keeps_a_prefix_when_a_write_is_lost(db_url: str) -> None:
+    from tienlen.server import journal
+    from tienlen.server.store.db import make_engine, make_sessions
+
+    from .conftest import START
+
+    written: list[int] = []
+
+    def write(n: int, fail: bool = False) -> Any:
+        async def work(db: Any) -> None:
+            if fail:
+                raise RuntimeError("the disk is full")
+            written.append(n)
+
+        return work
+
+    async def go() -> None:
+        engine = make_engine(db_url)
+        writer = journal.Writer(make_sessions(engine), lambda: START)
+        journal.RETRIES_S = (0.0,)
+        try:
+            writer.put(write(0), "g")
+            await writer.flush()
+            writer.put(write(1, fail=True), "g")
+            writer.put(write(2), "g")
+            writer.put(write(10), "h")  # another game's writes go on
+            await writer.flush()
+            writer.put(write(3), "g")
+            await writer.close()
+        finally:
+            await engine.dispose()
+        assert writer.broken == {"g"}
+
+    saved = journal.RETRIES_S
+    try:
+        asyncio.run(go())
+    finally:
+        journal.RETRIES_S = saved
+    assert [n for n in written if n < 10] == [0] and 10 in written

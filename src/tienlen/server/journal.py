@@ -142,6 +142,7 @@ class TableJournal:
 
         async def work(db: AsyncSession) -> None:
             db.add(row)
+            await db.flush()  # before its games (foreign keys)
 
         self.writer.put(work)
 

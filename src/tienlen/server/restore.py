@@ -68,19 +68,24 @@ async def reopen_tables(lobby: Lobby) -> Restored:
         ]
     for row, last, unfinished in plans:
         if row.room not in ROOMS or row.preset not in PRESETS:
-            await _close(lobby, row, unfinished, done)
+            gone = "room" if row.room not in ROOMS else "preset"
+            await _close(lobby, row, unfinished, done, f"its {gone} no longer exists")
             continue
-        table = lobby.open(
-            row.owner_id,
-            ROOMS[row.room],
-            row.preset,
-            row.bet,
-            row.turn_seconds,
-            row.seats,
-            row.private,
-            table_id=row.id,
-            invite=row.invite,
-        )
+        try:
+            table = lobby.open(
+                row.owner_id,
+                ROOMS[row.room],
+                row.preset,
+                row.bet,
+                row.turn_seconds,
+                row.seats,
+                row.private,
+                table_id=row.id,
+                invite=row.invite,
+            )
+        except ValueError as exc:  # settings this server refuses (seats, timers)
+            await _close(lobby, row, unfinished, done, f"it cannot be opened: {exc}")
+            continue
         table.live.games = last
         done.tables.append(row.id)
         for old in unfinished[:-1]:
@@ -181,10 +186,10 @@ async def _void(lobby: Lobby, game_id: str, reason: str, done: Restored) -> None
 
 
 async def _close(
-    lobby: Lobby, row: TableRow, unfinished: list[stored.StoredGame], done: Restored
+    lobby: Lobby, row: TableRow, unfinished: list[stored.StoredGame], done: Restored, why: str
 ) -> None:
-    """A table whose room or preset is gone is closed for good, its games voided."""
-    why = f"its {'room' if row.room not in ROOMS else 'preset'} no longer exists"
+    """A table that cannot be opened again is closed for good, its games voided."""
+    log.warning("table %s closed after the restart: %s", row.id, why)
     for game in unfinished:
         await _void(lobby, game.row.id, why, done)
     async with lobby.server.sessions() as db, db.begin():
