@@ -1,7 +1,7 @@
 """Tables and games: the lobby's tables, each game's start and players, its actions as they
 happen, its status (playing, finished, void) and its record once settled.
 
-Revision ID: 0003
+Revision ID: 0002
 Revises: 0001
 Create Date: 2026-12-01
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0003"
+revision: str = "0002"
 down_revision: str | None = "0001"
 branch_labels: str | None = None
 depends_on: str | None = None
