@@ -32,17 +32,7 @@ from tienlen.server.app import create_app
 from tienlen.server.seating import TableConfig
 from tienlen.server.settings import Settings
 from tienlen.server.store.db import make_engine, migrate
-from tienlen.server.store.models import (
-    Account,
-    Entry,
-    GameAction,
-    GamePlayer,
-    GameRow,
-    Session,
-    TableRow,
-    Transaction,
-    User,
-)
+from tienlen.server.store.models import Account, Base
 
 POSTGRES_ADMIN_URL = os.environ.get(
     "TIENLEN_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -128,11 +118,13 @@ async def _empty(url: str) -> None:
     engine = make_engine(url)
     try:
         async with engine.begin() as connection:
-            for table in (GameAction, GamePlayer, GameRow, TableRow, Session, Entry, Transaction):
-                await connection.execute(delete(table))
-            await connection.execute(delete(Account).where(Account.user_id.is_not(None)))
-            await connection.execute(delete(User))
-            await connection.execute(update(Account).values(balance=0))
+            # Every table, children first; the ledger's system accounts stay, at zero.
+            for table in reversed(Base.metadata.sorted_tables):
+                if table is Account.__table__:
+                    await connection.execute(delete(Account).where(Account.user_id.is_not(None)))
+                    await connection.execute(update(Account).values(balance=0))
+                else:
+                    await connection.execute(delete(table))
     finally:
         await engine.dispose()
 

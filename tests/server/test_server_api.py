@@ -75,11 +75,11 @@ def test_openapi_describes_every_route_and_its_errors(client: httpx.Client) -> N
     paths = schema["paths"]
     expected = {
         ("post", "/api/register"): {"201", "409", "413", "422", "500"},
-        ("post", "/api/login"): {"200", "401", "413", "422", "500"},
+        ("post", "/api/login"): {"200", "401", "403", "413", "422", "500"},
         ("post", "/api/logout"): {"200", "413", "500"},
-        ("post", "/api/guest"): {"200", "201", "413", "500"},
-        ("post", "/api/upgrade"): {"200", "401", "409", "413", "422", "500"},
-        ("get", "/api/me"): {"200", "401", "413", "500"},
+        ("post", "/api/guest"): {"200", "201", "403", "413", "500"},
+        ("post", "/api/upgrade"): {"200", "401", "403", "409", "413", "422", "500"},
+        ("get", "/api/me"): {"200", "401", "403", "413", "500"},
         ("get", "/api/leaderboard"): {"200", "413", "422", "500"},
         ("get", "/api/health"): {"200", "413", "500"},
     }
@@ -101,7 +101,8 @@ def test_openapi_describes_every_route_and_its_errors(client: httpx.Client) -> N
         for r in op["responses"].values()
     )
     for code in CODES:
-        if code not in ("not_found", "method_not_allowed"):
+        # muted: answered by the chat (conduct.refuse_muted), whose routes are not in yet
+        if code not in ("not_found", "method_not_allowed", "muted"):
             assert f"`{code}`" in described, code
     profile = schema["components"]["schemas"]["Profile"]["properties"]
     assert {"chips", "dkn", "vip_points", "games_played", "games_won"} <= set(profile)

@@ -1,4 +1,5 @@
-"""``tienlen admin …``: looking after the server's data. ``check-ledger`` proves the chips sound."""
+"""``tienlen admin …``: looking after the server's data. ``check-ledger`` proves the chips sound;
+the conduct commands (roles, sanctions, audit) are in :mod:`.moderation`."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from .moderation import register as register_conduct
 from .serve import DatabaseUrl, DataDir, settings_from
 
 if TYPE_CHECKING:
@@ -20,6 +22,9 @@ admin_app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+register_conduct(admin_app)
 
 
 class CannotCheck(Exception):

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Query, Request, Response
 from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import auth, ledger
+from . import auth, conduct, ledger
 from .app import Server, server_of
 from .errors import ApiError, responses
 from .protocol import Credentials, Health, Leaderboard, LeaderboardEntry, Ok, Profile
@@ -97,7 +97,7 @@ async def register(body: Credentials, request: Request, response: Response) -> P
     return profile
 
 
-@router.post("/login", responses=responses("bad_request", "bad_credentials"))
+@router.post("/login", responses=responses("bad_request", "bad_credentials", "banned"))
 async def login(body: Credentials, request: Request, response: Response) -> Profile:
     """Log in by nickname (compared ignoring case and diacritics) and password; tops the player
     up if due."""
@@ -114,6 +114,7 @@ async def login(body: Credentials, request: Request, response: Response) -> Prof
         user = await db.get(User, user_id)
         if user is None or user.password_hash != found[1]:
             raise ApiError("bad_credentials", "wrong nickname or password")
+        await conduct.refuse_banned(db, user.id, now)
         topup = await ledger.claim_daily_topup(db, user, now, server.settings)  # locks first
         if rehashed is not None:
             user.password_hash = rehashed
@@ -134,7 +135,7 @@ async def logout(request: Request, response: Response) -> Ok:
     return Ok()
 
 
-@router.post("/guest", status_code=201, responses={200: {"model": Profile}, **responses()})
+@router.post("/guest", status_code=201, responses={200: {"model": Profile}, **responses("banned")})
 async def guest(request: Request, response: Response) -> Profile:
     """Play as a guest in one click: a "Khách 1234" player with the starting grant, logged in
     (201). A request already carrying a guest's session gets that guest back (200)."""
@@ -162,6 +163,7 @@ async def guest(request: Request, response: Response) -> Profile:
         "bad_nickname",
         "weak_password",
         "nickname_taken",
+        "banned",
     ),
 )
 async def upgrade(body: Credentials, request: Request, response: Response) -> Profile:
@@ -186,7 +188,7 @@ async def upgrade(body: Credentials, request: Request, response: Response) -> Pr
     return profile
 
 
-@router.get("/me", responses=responses("not_logged_in"))
+@router.get("/me", responses=responses("not_logged_in", "banned"))
 async def me(request: Request) -> Profile:
     """The logged-in player's profile; grants the daily top-up first when it is due."""
     server = server_of(request)

@@ -65,6 +65,7 @@ def create_app(
     from .histories import router as histories_router
     from .lobby import Lobby, ws_router
     from .lobby import router as lobby_router
+    from .moderation import router as moderation_router
     from .restore import reopen_tables
 
     config = settings if settings is not None else Settings()
@@ -106,5 +107,6 @@ def create_app(
     app.include_router(accounts_router)
     app.include_router(lobby_router)
     app.include_router(histories_router)
+    app.include_router(moderation_router)
     app.include_router(ws_router)
     return app

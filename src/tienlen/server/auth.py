@@ -22,7 +22,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import ledger
+from . import conduct, ledger
 from .errors import ApiError
 from .settings import Settings
 from .store.models import Session, User
@@ -194,7 +194,8 @@ async def start_session(db: AsyncSession, user: User, now: datetime, settings: S
 
 
 async def user_for_token(db: AsyncSession, token: str | None, now: datetime) -> User | None:
-    """The user a session token belongs to, if it is known and not expired."""
+    """The user a session token belongs to, if it is known and not expired; ``banned``
+    (saying why and until when) if that user is banned now."""
     if not token or len(token) > 128:
         return None
     row = await db.execute(
@@ -202,7 +203,10 @@ async def user_for_token(db: AsyncSession, token: str | None, now: datetime) -> 
         .join(Session, Session.user_id == User.id)
         .where(Session.token_hash == hash_token(token), Session.expires_at > now)
     )
-    return row.scalar_one_or_none()
+    user = row.scalar_one_or_none()
+    if user is not None:
+        await conduct.refuse_banned(db, user.id, now)
+    return user
 
 
 async def end_session(db: AsyncSession, token: str | None) -> None:

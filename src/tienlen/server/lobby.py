@@ -393,7 +393,11 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     if not _origin_allowed(websocket, server):
         await websocket.close(CLOSE_POLICY, "origin not allowed")
         return
-    user = await _user(server, websocket.cookies.get(server.settings.cookie_name))
+    try:
+        user = await _user(server, websocket.cookies.get(server.settings.cookie_name))
+    except ApiError as refused:  # banned: the close reason says why (at most 123 bytes)
+        await websocket.close(CLOSE_POLICY, refused.message.encode()[:120].decode(errors="ignore"))
+        return
     table = lobby.tables.get(table_id)
     if user is None or table is None:
         await websocket.close(CLOSE_POLICY, "not logged in" if user is None else "no such table")

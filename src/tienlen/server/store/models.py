@@ -32,12 +32,17 @@ __all__ = [
     "GAME_STATUSES",
     "TRANSACTION_KINDS",
     "Account",
+    "AccountLink",
+    "AuditEntry",
     "Base",
     "Entry",
     "GameAction",
     "GamePlayer",
     "GameRow",
+    "Report",
+    "Sanction",
     "Session",
+    "StaffRole",
     "TableRow",
     "Transaction",
     "UTCDateTime",
@@ -260,3 +265,103 @@ class GameAction(Base):
     """Its index in the game's history, from 0."""
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+# Conduct (server/conduct.py, docs/CONDUCT.md) ------------------------------------------------
+
+
+class StaffRole(Base):
+    """A moderator or an admin; every other user is a player."""
+
+    __tablename__ = "staff_roles"
+    __table_args__ = (CheckConstraint("role IN ('moderator', 'admin')", name="known_role"),)
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    role: Mapped[str] = mapped_column(String(16))
+    granted_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Sanction(Base):
+    """A warning, mute or ban. ``ends_at`` None: permanent (always None for a warning). A
+    lifted sanction (unban, unmute) no longer applies nor counts as a prior offence."""
+
+    __tablename__ = "sanctions"
+    __table_args__ = (
+        CheckConstraint("kind IN ('warn', 'mute', 'ban')", name="known_kind"),
+        CheckConstraint("kind <> 'warn' OR ends_at IS NULL", name="warning_has_no_end"),
+        CheckConstraint("ends_at IS NULL OR ends_at > starts_at", name="ends_after_start"),
+        CheckConstraint("(lifted_at IS NULL) = (lift_reason IS NULL)", name="lift_has_reason"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    offence: Mapped[str | None] = mapped_column(String(40))
+    """A key of the conduct policy, or None for a moderator's own call."""
+    starts_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    ends_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    by_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    """The moderator or admin; None: the server's console (``tienlen admin``)."""
+    reason: Mapped[str] = mapped_column(String(500))
+    evidence: Mapped[dict[str, object]] = mapped_column(JSON)
+    linked_from_id: Mapped[int | None] = mapped_column(ForeignKey("sanctions.id"))
+    """The sanction of a linked account this one follows from (seed 000's series of nicks)."""
+    lifted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    lifted_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    lift_reason: Mapped[str | None] = mapped_column(String(500))
+
+
+class AccountLink(Base):
+    """Two accounts known to belong together (conduct_policy.LINK_KINDS); ``user_a < user_b``."""
+
+    __tablename__ = "account_links"
+    __table_args__ = (
+        CheckConstraint("kind IN ('series', 'same_person')", name="known_kind"),
+        CheckConstraint("user_a < user_b", name="ordered_pair"),
+        UniqueConstraint("user_a", "user_b", "kind", name="uq_account_links_pair_kind"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_a: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    user_b: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    by_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+
+
+class Report(Base):
+    """A player's report of a player or of one chat message, kept for a moderator's review."""
+
+    __tablename__ = "reports"
+    __table_args__ = (
+        CheckConstraint("status IN ('open', 'actioned', 'dismissed')", name="known_status"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    target_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    message_id: Mapped[str | None] = mapped_column(String(100))
+    """The reported chat message, if a message (not only a player) is reported."""
+    text: Mapped[str] = mapped_column(String(1000))
+    context: Mapped[dict[str, object]] = mapped_column(JSON)
+    """What the reporter's client attached: the chat around the message, the table and game."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    status: Mapped[str] = mapped_column(String(16), default="open", server_default="open")
+    reviewed_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    reviewed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    review_note: Mapped[str | None] = mapped_column(String(500))
+
+
+class AuditEntry(Base):
+    """One moderator's or admin's action: who (None: the console), when, what, why, evidence."""
+
+    __tablename__ = "audit_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    action: Mapped[str] = mapped_column(String(32))
+    target_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    reason: Mapped[str] = mapped_column(String(500))
+    details: Mapped[dict[str, object]] = mapped_column(JSON)
+    """The sanction or report concerned, durations, evidence."""

@@ -1,0 +1,358 @@
+"""REST routes for conduct: players' reports (``/api/reports``) and the moderators' and admins'
+API (``/api/mod/...``: warn, mute, ban, apply the policy, unban, unmute, link accounts, grant
+roles, review reports, list sanctions, reports and the audit log). docs/CONDUCT.md.
+
+Each route works in one transaction, so a refused request changes nothing; the work itself is
+:mod:`.conduct`'s, which writes the audit log.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from . import auth, conduct
+from .app import Server, server_of
+from .conduct_policy import parse_duration
+from .errors import ApiError, responses
+from .store.models import AuditEntry, Report, Sanction
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api", tags=["conduct"])
+
+STAFF = ("bad_request", "not_logged_in", "banned", "forbidden", "no_such_user")
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Evidence(_Body):
+    user_id: int = Field(description="The user acted on.")
+    reason: str = Field(min_length=1, max_length=500, description="Why, for the audit log.")
+    evidence: dict[str, Any] = Field(
+        default_factory=dict, description="What shows it: message ids, a game id, screenshots."
+    )
+
+
+class WarnBody(Evidence):
+    offence: str | None = Field(default=None, description="A policy offence, if one applies.")
+
+
+class TimedBody(WarnBody):
+    duration: str = Field(description="30m, 2h, 7d or permanent.")
+
+
+class OffenceBody(Evidence):
+    offence: str = Field(description="A key of the conduct policy: the policy decides.")
+
+
+class LiftBody(_Body):
+    user_id: int
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class LinkBody(_Body):
+    user_id: int
+    other_id: int
+    kind: Literal["series", "same_person"]
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class RoleBody(_Body):
+    user_id: int
+    role: Literal["player", "moderator", "admin"]
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class ReportBody(_Body):
+    user_id: int = Field(description="The player reported.")
+    text: str = Field(min_length=1, max_length=1000, description="What happened.")
+    message_id: str | None = Field(
+        default=None, max_length=100, description="The chat message reported, if one."
+    )
+    context: dict[str, Any] = Field(
+        default_factory=dict, description="The chat around it, the table and the game."
+    )
+
+
+class ReviewBody(_Body):
+    outcome: Literal["actioned", "dismissed"]
+    note: str = Field(min_length=1, max_length=500)
+
+
+class SanctionOut(BaseModel):
+    id: int
+    user_id: int
+    kind: str
+    offence: str | None
+    starts_at: datetime
+    ends_at: datetime | None = Field(description="None: permanent (or a warning).")
+    by_user_id: int | None = Field(description="None: the console (`tienlen admin`).")
+    reason: str
+    evidence: dict[str, Any]
+    linked_from_id: int | None
+    lifted_at: datetime | None
+    lifted_by_id: int | None
+    lift_reason: str | None
+
+
+class SanctionsOut(BaseModel):
+    sanctions: list[SanctionOut]
+    step: int | None = Field(default=None, description="The policy's step (1 = first offence).")
+
+
+class ReportOut(BaseModel):
+    id: int
+    reporter_id: int
+    target_id: int
+    message_id: str | None
+    text: str
+    context: dict[str, Any]
+    created_at: datetime
+    status: str
+    reviewed_by_id: int | None
+    reviewed_at: datetime | None
+    review_note: str | None
+
+
+class ReportsOut(BaseModel):
+    reports: list[ReportOut]
+
+
+class AuditOut(BaseModel):
+    id: int
+    at: datetime
+    actor_id: int | None
+    action: str
+    target_id: int | None
+    reason: str
+    details: dict[str, Any]
+
+
+class AuditLog(BaseModel):
+    entries: list[AuditOut]
+
+
+class Done(BaseModel):
+    ok: bool = True
+
+
+def _sanctions(rows: list[Sanction], step: int | None = None) -> SanctionsOut:
+    out = [SanctionOut.model_validate(row, from_attributes=True) for row in rows]
+    return SanctionsOut(sanctions=out, step=step)
+
+
+async def _player(db: AsyncSession, request: Request, server: Server) -> int:
+    user = await auth.user_for_token(
+        db, request.cookies.get(server.settings.cookie_name), server.clock()
+    )
+    if user is None:
+        raise ApiError("not_logged_in", "log in, register or play as a guest first")
+    return user.id
+
+
+async def _staff(db: AsyncSession, request: Request, server: Server) -> conduct.Actor:
+    user_id = await _player(db, request, server)
+    role = await conduct.role_of(db, user_id)
+    if role == "player":
+        raise ApiError("forbidden", "only moderators and admins may do this")
+    return conduct.Actor(user_id, role)
+
+
+def _duration(text: str) -> timedelta | None:
+    try:
+        return parse_duration(text)
+    except ValueError as exc:
+        raise ApiError("bad_duration", str(exc)) from None
+
+
+@router.post(
+    "/reports", status_code=201, responses=responses("bad_request", "not_logged_in", "banned")
+)
+async def file_report(body: ReportBody, request: Request) -> ReportOut:
+    """Report a player, or one of their chat messages, with the chat and game attached."""
+    server = server_of(request)
+    async with server.sessions() as db, db.begin():
+        reporter = await _player(db, request, server)
+        row = await conduct.report(
+            db,
+            reporter,
+            body.user_id,
+            body.text,
+            server.clock(),
+            message_id=body.message_id,
+            context=body.context,
+        )
+        return ReportOut.model_validate(row, from_attributes=True)
+
+
+async def _timed(request: Request, body: WarnBody, kind: conduct.Kind, span: str) -> SanctionsOut:
+    server = server_of(request)
+    duration = None if kind == "warn" else _duration(span)
+    async with server.sessions() as db, db.begin():
+        actor = await _staff(db, request, server)
+        made = await conduct.sanction(
+            db,
+            actor,
+            body.user_id,
+            kind,
+            duration,
+            body.reason,
+            server.clock(),
+            offence=body.offence,
+            evidence=body.evidence,
+        )
+        return _sanctions(made)
+
+
+@router.post("/mod/warn", responses=responses(*STAFF, "no_such_offence"))
+async def warn(body: WarnBody, request: Request) -> SanctionsOut:
+    """Warn a player (recorded; nothing is blocked)."""
+    return await _timed(request, body, "warn", "")
+
+
+@router.post("/mod/mute", responses=responses(*STAFF, "no_such_offence", "bad_duration"))
+async def mute(body: TimedBody, request: Request) -> SanctionsOut:
+    """Mute a player for a duration (or permanently): they cannot chat."""
+    return await _timed(request, body, "mute", body.duration)
+
+
+@router.post("/mod/ban", responses=responses(*STAFF, "no_such_offence", "bad_duration"))
+async def ban(body: TimedBody, request: Request) -> SanctionsOut:
+    """Ban a player for a duration (or permanently): they cannot log in nor use a session."""
+    return await _timed(request, body, "ban", body.duration)
+
+
+@router.post("/mod/offence", responses=responses(*STAFF, "no_such_offence"))
+async def offence(body: OffenceBody, request: Request) -> SanctionsOut:
+    """Sanction an offence as the conduct policy prescribes: escalating on repeats, and on
+    linked accounts when the offence reaches them."""
+    server = server_of(request)
+    async with server.sessions() as db, db.begin():
+        actor = await _staff(db, request, server)
+        decision, made = await conduct.apply_policy(
+            db,
+            actor,
+            body.user_id,
+            body.offence,
+            body.reason,
+            server.clock(),
+            evidence=body.evidence,
+        )
+        return _sanctions(made, decision.number)
+
+
+async def _lift(request: Request, body: LiftBody, kind: conduct.Kind) -> SanctionsOut:
+    server = server_of(request)
+    async with server.sessions() as db, db.begin():
+        actor = await _staff(db, request, server)
+        lifted = await conduct.lift(db, actor, body.user_id, kind, body.reason, server.clock())
+        return _sanctions(lifted)
+
+
+@router.post("/mod/unban", responses=responses(*STAFF, "not_sanctioned"))
+async def unban(body: LiftBody, request: Request) -> SanctionsOut:
+    """Lift the bans in force on a player."""
+    return await _lift(request, body, "ban")
+
+
+@router.post("/mod/unmute", responses=responses(*STAFF, "not_sanctioned"))
+async def unmute(body: LiftBody, request: Request) -> SanctionsOut:
+    """Lift the mutes in force on a player."""
+    return await _lift(request, body, "mute")
+
+
+@router.post("/mod/links", responses=responses(*STAFF))
+async def link(body: LinkBody, request: Request) -> Done:
+    """Record that two accounts belong together: a series of look-alike nicks, or one person's."""
+    server = server_of(request)
+    async with server.sessions() as db, db.begin():
+        actor = await _staff(db, request, server)
+        await conduct.link_accounts(
+            db, actor, body.user_id, body.other_id, body.kind, body.reason, server.clock()
+        )
+    return Done()
+
+
+@router.post("/mod/roles", responses=responses(*STAFF))
+async def grant_role(body: RoleBody, request: Request) -> Done:
+    """Make a user a player, a moderator or an admin (admins only)."""
+    server = server_of(request)
+    async with server.sessions() as db, db.begin():
+        actor = await _staff(db, request, server)
+        await conduct.grant_role(db, actor, body.user_id, body.role, body.reason, server.clock())
+    return Done()
+
+
+@router.get("/mod/sanctions", responses=responses(*STAFF))
+async def sanctions(
+    request: Request,
+    user_id: Annotated[int | None, Query(description="Only this user's.")] = None,
+    in_force: Annotated[bool, Query(description="Only those in force now.")] = False,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> SanctionsOut:
+    """Sanctions, newest first."""
+    server = server_of(request)
+    async with server.sessions() as db, db.begin():
+        await _staff(db, request, server)
+        now = server.clock()
+        query = select(Sanction).order_by(Sanction.id.desc()).limit(limit)
+        if user_id is not None:
+            query = query.where(Sanction.user_id == user_id)
+        rows = list(await db.scalars(query))
+        if in_force:
+            rows = [r for r in rows if conduct.in_force(r, now)]
+        return _sanctions(rows)
+
+
+@router.get("/mod/reports", responses=responses(*STAFF))
+async def reports(
+    request: Request,
+    status: Annotated[Literal["open", "actioned", "dismissed"] | None, Query()] = "open",
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> ReportsOut:
+    """Reports (open ones by default), oldest first: the queue to review."""
+    server = server_of(request)
+    async with server.sessions() as db, db.begin():
+        await _staff(db, request, server)
+        query = select(Report).order_by(Report.id).limit(limit)
+        if status is not None:
+            query = query.where(Report.status == status)
+        rows = await db.scalars(query)
+        return ReportsOut(reports=[ReportOut.model_validate(r, from_attributes=True) for r in rows])
+
+
+@router.post("/mod/reports/{report_id}/review", responses=responses(*STAFF, "no_such_report"))
+async def review(report_id: int, body: ReviewBody, request: Request) -> ReportOut:
+    """Close a report: actioned (a sanction followed) or dismissed."""
+    server = server_of(request)
+    async with server.sessions() as db, db.begin():
+        actor = await _staff(db, request, server)
+        row = await conduct.review_report(
+            db, actor, report_id, body.outcome, body.note, server.clock()
+        )
+        return ReportOut.model_validate(row, from_attributes=True)
+
+
+@router.get("/mod/audit", responses=responses(*STAFF))
+async def audit(
+    request: Request,
+    user_id: Annotated[int | None, Query(description="Only actions on this user.")] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> AuditLog:
+    """The audit log, newest first: every moderator's and admin's action."""
+    server = server_of(request)
+    async with server.sessions() as db, db.begin():
+        await _staff(db, request, server)
+        query = select(AuditEntry).order_by(AuditEntry.id.desc()).limit(limit)
+        if user_id is not None:
+            query = query.where(AuditEntry.target_id == user_id)
+        rows = await db.scalars(query)
+        return AuditLog(entries=[AuditOut.model_validate(r, from_attributes=True) for r in rows])
