@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from datetime import timedelta
 from pathlib import Path
 
@@ -123,3 +124,12 @@ def test_a_bad_file_is_refused_naming_the_field_and_line(
         parse_policy(text, "policy.toml")
     assert str(caught.value).startswith("policy.toml")
     assert message in str(caught.value)
+
+
+def test_the_data_files_ship_with_the_package() -> None:
+    root = Path(__file__).resolve().parents[2]
+    data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    shipped = data["tool"]["setuptools"]["package-data"]["tienlen"]
+    for name in ("conduct_policy.toml", "chat_words.toml"):
+        assert (root / "src" / "tienlen" / "server" / name).is_file()
+        assert f"server/{name}" in shipped
