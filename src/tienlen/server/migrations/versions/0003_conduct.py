@@ -1,6 +1,6 @@
 """Conduct: staff roles, sanctions, account links, reports and the audit log (docs/CONDUCT.md).
 
-Revision ID: 0005
+Revision ID: 0003
 Revises: 0002
 Create Date: 2026-12-01
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0005"
+revision: str = "0003"
 down_revision: str | None = "0002"
 branch_labels: str | None = None
 depends_on: str | None = None
