@@ -62,6 +62,9 @@ def test_decomposed_input_is_stored_composed() -> None:
         ("Khách 1234", "for guests"),
         ("khach_77", "for guests"),
         ("KHÁCH99", "for guests"),
+        ("Bot 12", "for bots"),
+        ("bot_7", "for bots"),
+        ("BOT2026", "for bots"),
     ],
 )
 def test_bad_nicknames_say_why(name: str, says: str) -> None:
@@ -72,6 +75,7 @@ def test_bad_nicknames_say_why(name: str, says: str) -> None:
 
 def test_a_guest_like_name_with_letters_is_fine() -> None:
     assert check_nickname("Khách quen") == "Khách quen"
+    assert check_nickname("Bot quen 1") == "Bot quen 1"
 
 
 @pytest.mark.parametrize(

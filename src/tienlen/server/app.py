@@ -66,6 +66,7 @@ def create_app(
     from .lobby import Lobby, ws_router
     from .lobby import router as lobby_router
     from .moderation import router as moderation_router
+    from .play_now import router as play_now_router
     from .restore import reopen_tables
 
     config = settings if settings is not None else Settings()
@@ -108,5 +109,6 @@ def create_app(
     app.include_router(lobby_router)
     app.include_router(histories_router)
     app.include_router(moderation_router)
+    app.include_router(play_now_router)
     app.include_router(ws_router)
     return app

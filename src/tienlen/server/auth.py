@@ -28,6 +28,7 @@ from .settings import Settings
 from .store.models import Session, User
 
 __all__ = [
+    "BOT_PREFIX",
     "GUEST_PREFIX",
     "NICKNAME_MAX_LENGTH",
     "NICKNAME_MIN_LENGTH",
@@ -56,6 +57,8 @@ PASSWORD_MAX_LENGTH = 256
 """Longer passwords are refused rather than hashed: bounds the work a request can ask for."""
 GUEST_PREFIX = "Khách"
 """Guests are named "Khách 1234"; the pattern is reserved, so no account can pose as a guest."""
+BOT_PREFIX = "Bot"
+"""House bots are named "Bot 12" (server/house_bots.py); reserved like the guests' names."""
 
 _VOWELS = "aăâeêioôơuưy"
 _TONES = ("", "\u0300", "\u0301", "\u0309", "\u0303", "\u0323")
@@ -68,6 +71,7 @@ VIETNAMESE_LETTERS = frozenset(
 (a ă â e ê i o ô ơ u ư y) with any of the five tone marks. Upper-case forms are allowed too."""
 _SEPARATORS = " _"
 _GUEST_KEY = re.compile(r"khach[ _]?\d+")
+_BOT_KEY = re.compile(r"bot[ _]?\d+")
 
 
 class AuthError(ApiError):
@@ -90,8 +94,8 @@ def check_nickname(nickname: str) -> str:
     """The nickname in its stored form (Unicode NFC), or :class:`AuthError` ``bad_nickname``.
 
     Rules: 3–20 characters; letters (Vietnamese, with or without diacritics) and digits; single
-    spaces or underscores between them, not at either end; at least one letter; not of the form
-    reserved for guests ("Khách 1234").
+    spaces or underscores between them, not at either end; at least one letter; not of the forms
+    reserved for guests ("Khách 1234") and bots ("Bot 12").
     """
     if not isinstance(nickname, str):
         raise AuthError("bad_nickname", "the nickname must be text")
@@ -117,6 +121,8 @@ def check_nickname(nickname: str) -> str:
         raise AuthError("bad_nickname", "a nickname needs at least one letter")
     if _GUEST_KEY.fullmatch(nickname_key(name)):
         raise AuthError("bad_nickname", f'nicknames like "{GUEST_PREFIX} 1234" are for guests')
+    if _BOT_KEY.fullmatch(nickname_key(name)):
+        raise AuthError("bad_nickname", f'nicknames like "{BOT_PREFIX} 12" are for bots')
     return name
 
 

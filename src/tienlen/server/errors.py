@@ -48,6 +48,7 @@ CODES: dict[str, tuple[int, str]] = {
     "no_such_offence": (422, "The conduct policy has no offence of that name."),
     "bad_duration": (422, "A duration is 30m, 2h, 7d (minutes, hours, days) or permanent."),
     "not_sanctioned": (409, "The user has no sanction of that kind in force."),
+    "too_few_chips": (409, "Playing needs 10 times the smallest bet; a daily top-up helps."),
     "not_found": (404, "No such route."),
     "method_not_allowed": (405, "The route does not take this HTTP method."),
     "body_too_large": (413, "The request body is larger than the server accepts."),

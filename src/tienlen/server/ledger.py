@@ -3,9 +3,10 @@
 Double entry: a movement is a :class:`~.store.models.Transaction` whose
 :class:`~.store.models.Entry` rows sum to zero, written in the caller's database transaction
 together with the balances they change. Each transaction has a unique reference
-(``grant:<user id>``, ``topup:<user id>:<day>``, ``game:<game id>``), so the same grant, top-up
-or game can never be written twice. There is no function that moves chips from one player to
-another outside a game's settlement (seed 000: "chuyển chip giữa các nick" is forbidden).
+(``grant:<user id>``, ``topup:<user id>:<day>``, ``game:<game id>``, ``stake:<bot id>:<n>``),
+so the same grant, top-up, game or stake can never be written twice. There is no function that
+moves chips from one player to another outside a game's settlement (seed 000: "chuyển chip giữa
+các nick" is forbidden); only bots are staked, by the house.
 
 Accounts: one ``player`` account per user, the ``house`` (table fees) and ``issuance`` (where
 grants come from: its balance is minus every chip ever handed out). Balances of players and the
@@ -41,6 +42,7 @@ __all__ = [
     "grant_starting_chips",
     "open_player_account",
     "settle_game",
+    "stake_bot",
 ]
 
 GAME_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:\-]{0,99}")
@@ -48,6 +50,7 @@ GAME_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:\-]{0,99}")
 _TOPUP_REFERENCE = re.compile(r"topup:(\d+):(\d{4}-\d{2}-\d{2})")
 _GRANT_REFERENCE = re.compile(r"grant:(\d+)")
 _GAME_REFERENCE = re.compile(r"game:" + GAME_ID_PATTERN.pattern)
+_STAKE_REFERENCE = re.compile(r"stake:(\d+):(\d+)")
 MAX_REPORTED = 100
 """check_ledger lists at most this many violations of each kind (and counts the rest)."""
 
@@ -235,6 +238,31 @@ async def settle_game(
     return await _post(db, "game", f"game:{game_id}", now, lines)
 
 
+async def stake_bot(db: AsyncSession, bot: User, target: int, now: datetime) -> int:
+    """Bring a bot's chips up to ``target`` before a deal, from the house, or from issuance when
+    the house holds too little (a fresh server's house has no fees yet). Reference
+    ``stake:<bot id>:<n>``, its n-th stake. Returns the chips staked (0: it held enough).
+    Only bots are staked: a person's chips come from grants, top-ups and games alone."""
+    if not bot.is_bot:
+        raise LedgerError(f"user {bot.id} is not a bot: only bots are staked")
+    player = (await _player_accounts(db, [bot.id])).get(bot.id)
+    if player is None:
+        raise LedgerError(f"user {bot.id} has no chip account")
+    house = await _system_account(db, "house")
+    issuance = await _system_account(db, "issuance")
+    await _lock(db, [player.id, house.id, issuance.id])
+    amount = target - player.balance
+    if amount <= 0:
+        return 0
+    done = await db.scalar(
+        select(func.count()).where(Transaction.reference.like(f"stake:{bot.id}:%"))
+    )
+    source = house if house.balance >= amount else issuance
+    reference = f"stake:{bot.id}:{(done or 0) + 1}"
+    await _post(db, "stake", reference, now, {source.id: -amount, player.id: amount})
+    return amount
+
+
 async def balance_of(db: AsyncSession, user_id: int) -> int:
     balance = await db.scalar(select(Account.balance).where(Account.user_id == user_id))
     if balance is None:
@@ -298,7 +326,8 @@ async def check_ledger(db: AsyncSession) -> LedgerReport:
     3. no player or house balance is negative; all balances together sum to zero;
     4. there is exactly one house and one issuance account, and one player account per user;
     5. grants and top-ups move chips from issuance to exactly the player their reference names;
-       games move chips only among players and to the house (a fee is never negative); nothing
+       games move chips only among players and to the house (a fee is never negative); stakes
+       move chips from the house or issuance to exactly the bot their reference names; nothing
        else moves chips, so no player ever pays another outside a game;
     6. references have their kind's form.
     """
@@ -366,15 +395,17 @@ async def _check_transactions(db: AsyncSession, report: LedgerReport) -> None:
             count((Account.kind == "house") & (Entry.amount < 0)),
             count((Account.kind == "player") & (Entry.amount < 0)),
             func.max(case((Account.kind == "player", Account.user_id), else_=literal(None))),
+            count(User.is_bot.is_(True)),
         )
         .outerjoin(Entry, Entry.transaction_id == Transaction.id)
         .outerjoin(Account, Account.id == Entry.account_id)
+        .outerjoin(User, User.id == Account.user_id)
         .group_by(Transaction.id, Transaction.kind, Transaction.reference)
         .order_by(Transaction.id)
     )
     async for row in shape:
         (tx_id, kind, reference, n, amount_sum, n_iss, n_iss_in, n_house, n_house_out,
-         n_player_out, player_user) = row  # fmt: skip
+         n_player_out, player_user, n_bot) = row  # fmt: skip
         label = f"transaction {tx_id} ({reference})"
         if amount_sum != 0:
             report.add("unbalanced", f"{label}: its entries sum to {amount_sum}, not 0")
@@ -400,6 +431,27 @@ async def _check_transactions(db: AsyncSession, report: LedgerReport) -> None:
                 report.add(
                     "bad_shape",
                     f"{label}: a game moves chips among its players and a fee to the house only",
+                )
+        elif kind == "stake":
+            match = _STAKE_REFERENCE.fullmatch(reference)
+            if match is None:
+                report.add("bad_reference", f"{label}: not the form of a stake reference")
+            if (
+                n != 2
+                or n_iss + n_house != 1
+                or n_iss_in
+                or n_house != n_house_out
+                or n_player_out
+                or n_bot != 1
+            ):
+                report.add(
+                    "bad_shape",
+                    f"{label}: a stake moves chips from the house or issuance to one bot only",
+                )
+            elif match is not None and int(match.group(1)) != player_user:
+                report.add(
+                    "bad_shape",
+                    f"{label}: stakes user {player_user}, not the bot its reference names",
                 )
         else:
             report.add("bad_kind", f"{label}: unknown kind {kind!r}")

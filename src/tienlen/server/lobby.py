@@ -4,9 +4,9 @@ Tables live in memory, in the :class:`Lobby` the app owns (``app.state.lobby``),
 database: each table's deals and actions are journaled as they happen (:mod:`.journal`), so
 that a restart opens them again and resumes their games (:mod:`.restore`). Each is a
 :class:`LiveTable` whose finished games are settled into the ledger in one database
-transaction, with the players' ĐKN and games and the game's record. Chip tables take no bots
-(``TableConfig(bots=False)``): a bot has no ledger account, so its winnings would create chips
-and its losses destroy them.
+transaction, with the players' ĐKN and games and the game's record. Its bots are house bots
+with ledger accounts (:mod:`.house_bots`). A table no person has sat at or been connected to
+for ``TIENLEN_EMPTY_TABLE_SECONDS`` is closed for good.
 
 A WebSocket is let in only from the server's own host or an allowed origin, with a valid
 session cookie (and, for a private table, its invite). Each socket has its own bounded send
@@ -22,7 +22,9 @@ import dataclasses
 import json
 import logging
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
@@ -36,11 +38,13 @@ from ..money.settlement import Settlement
 from . import auth, ledger
 from .app import Server, server_of
 from .errors import ApiError, responses
+from .house_bots import HouseBots
 from .journal import TableJournal, Writer
 from .protocol import NewTable, RoomInfo, TableList, TableSummary
 from .seating import TableConfig
 from .store import games as stored
 from .store.models import TableRow, User
+from .table_protocol import BotLevel
 from .tables import LiveTable
 
 __all__ = ["TURN_SECONDS", "Lobby", "LobbyTable", "router", "ws_router"]
@@ -53,6 +57,8 @@ DKN_WIN, DKN_FINISHED, DKN_LEFT = 3, 1, -1
 """ĐKN for winning a game, finishing it otherwise, and leaving it (never below 0)."""
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
+SWEEP_SECONDS = 1.0
+"""How often the lobby looks for empty tables to close."""
 
 router = APIRouter(prefix="/api", tags=["lobby"])
 ws_router = APIRouter()
@@ -69,11 +75,17 @@ class LobbyTable:
     turn_seconds: int
     private: bool
     invite: str | None
-    owner: int
     live: LiveTable
     journal: TableJournal | None = None
     queues: dict[str, asyncio.Queue[dict[str, Any] | None]] = field(default_factory=dict)
     """Each connected user's send queue; None in it closes the socket."""
+    empty_since: datetime | None = None
+    """Since when no person has sat at or been connected to the table (None: someone is)."""
+
+    @property
+    def owner(self) -> int:
+        """The owner's user id: it passes on when the owner leaves (the table decides)."""
+        return int(self.live.owner)
 
     def summary(self, viewer: int | None) -> TableSummary:
         return TableSummary(
@@ -119,17 +131,28 @@ class Lobby:
         self._settling: set[str] = set()
         self.writer = Writer(server.sessions, server.clock)
         """Writes every table's journal, in order (:mod:`.journal`)."""
+        self.bots = HouseBots(server, self._seated_bots)
+        self._sweeper: asyncio.Task[None] | None = None
+
+    def _seated_bots(self) -> list[str]:
+        return [
+            o.user
+            for table in self.tables.values()
+            for o in table.live.seats
+            if o is not None and o.level is not None
+        ]
 
     def open(self, owner: int, room: Room, preset: str, bet: int, turn: int, seats: int,
-             private: bool, *, table_id: str | None = None,
-             invite: str | None = None) -> LobbyTable:  # fmt: skip
-        """Open a new table (stored), or with ``table_id`` one stored before a restart."""
+             private: bool, *, table_id: str | None = None, invite: str | None = None,
+             start: bool = True) -> LobbyTable:  # fmt: skip
+        """Open a new table (stored), or with ``table_id`` one stored before a restart; its
+        task is started unless ``start`` is False."""
         new = table_id is None
         if table_id is None:
             table_id = "t" + secrets.token_hex(6)
             invite = secrets.token_urlsafe(8) if private else None
         journal = TableJournal(self.writer, table_id, bet, room.fee_bp)
-        config = dataclasses.replace(self.config, seats=seats, turn_s=float(turn), bots=False)
+        config = dataclasses.replace(self.config, seats=seats, turn_s=float(turn), bots=True)
         holder: list[LobbyTable] = []
 
         def send(user: str, message: dict[str, Any]) -> None:
@@ -145,9 +168,10 @@ class Lobby:
             config=config,
             on_game_over=lambda record, result: self.settle(table, record, result),
             balance_of=lambda user: self.balance_of(table_id, user),
+            bot_user=self.bots.take,
             journal=journal,
         )
-        table = LobbyTable(table_id, room, preset, bet, turn, private, invite, owner, live, journal)
+        table = LobbyTable(table_id, room, preset, bet, turn, private, invite, live, journal)
         if new:
             row = TableRow(id=table_id, room=room.key, preset=preset, bet=bet, turn_seconds=turn,
                            seats=seats, private=private, invite=invite, owner_id=owner,
@@ -155,7 +179,31 @@ class Lobby:
             journal.on_open(row)
         holder.append(table)
         self.tables[table_id] = table
-        live.start()
+        if start:
+            live.start()
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = asyncio.create_task(self._sweep_forever(), name="lobby sweeper")
+        return table
+
+    async def open_with_bots(
+        self,
+        owner: int,
+        room: Room,
+        preset: str,
+        bet: int,
+        turn: int,
+        seats: int,
+        bots: Sequence[tuple[int, BotLevel]],
+    ) -> LobbyTable:
+        """Open a public table with house bots seated and ready at ``bots`` (seat, level)."""
+        table = self.open(owner, room, preset, bet, turn, seats, False, start=False)
+        try:
+            for seat, level in bots:
+                await table.live.place_bot(seat, level)
+        except BaseException:
+            await self.close_table(table)
+            raise
+        table.live.start()
         return table
 
     def busy_at(self, table_id: str, user: str | None = None) -> bool:
@@ -182,6 +230,8 @@ class Lobby:
         last read, so two tables dealing at once cannot both take a player."""
         self._reading[table_id] = self._reading.get(table_id, 0) + 1
         try:
+            if self.bots.is_bot(user):  # at one table only; staked when short
+                return await self.bots.balance(user, self.tables[table_id].bet)
             async with self.server.sessions() as db:
                 chips = await ledger.balance_of(db, int(user))
         finally:
@@ -225,6 +275,8 @@ class Lobby:
             by_id = {user.id: user for user in rows.scalars()}
             for seat, user_id in enumerate(users):
                 user = by_id[user_id]
+                if user.is_bot:
+                    continue  # bots earn no ĐKN and are never ranked
                 user.games_played += 1
                 if game.left >> seat & 1:
                     user.dkn = max(0, user.dkn + DKN_LEFT)
@@ -234,13 +286,53 @@ class Lobby:
                 else:
                     user.dkn += DKN_FINISHED
 
-    async def close(self) -> None:
+    def deserted(self, table: LobbyTable) -> bool:
+        """No person sits at the table or is connected to it, and no game is on there (a game
+        among bots alone never starts)."""
+        live = table.live
+        return not (
+            table.queues
+            or any(o is not None and o.level is None for o in live.seats)
+            or any(member.connected for member in live.recipients.members.values())
+            or self.busy_at(table.id)
+        )
+
+    async def sweep(self) -> None:
+        """Close for good each table deserted for ``empty_table_seconds`` (server clock)."""
+        now = self.server.clock()
+        wait = timedelta(seconds=self.server.settings.empty_table_seconds)
         for table in list(self.tables.values()):
-            await table.live.close()
-            for queue in table.queues.values():
-                with contextlib.suppress(asyncio.QueueFull):
-                    queue.put_nowait(None)
-        self.tables.clear()
+            if not self.deserted(table):
+                table.empty_since = None
+            elif table.empty_since is None:
+                table.empty_since = now
+            elif now - table.empty_since >= wait:
+                await self.close_table(table)
+
+    async def _sweep_forever(self) -> None:
+        while self.tables:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self.sweep()
+            except Exception:  # pragma: no cover - a bug must not stop the sweeping
+                log.exception("sweeping the lobby failed")
+
+    async def close_table(self, table: LobbyTable, for_good: bool = True) -> None:
+        """Remove a table from the lobby and stop it; its bots are free again. Closed for
+        good, it is not opened again after a restart."""
+        self.tables.pop(table.id, None)
+        await table.live.close()
+        for queue in table.queues.values():
+            with contextlib.suppress(asyncio.QueueFull):
+                queue.put_nowait(None)
+        if for_good and table.journal is not None:
+            table.journal.on_close()
+
+    async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        for table in list(self.tables.values()):
+            await self.close_table(table, for_good=False)
         await self.writer.close()
 
 

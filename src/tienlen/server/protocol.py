@@ -26,6 +26,7 @@ __all__ = [
     "LeaderboardEntry",
     "NewTable",
     "Ok",
+    "PlayNow",
     "Profile",
     "RoomInfo",
     "TableList",
@@ -127,6 +128,12 @@ class NewTable(_Input):
     private: bool = Field(
         default=False, description="Private tables are listed and open only with the invite."
     )
+
+
+class PlayNow(_Input):
+    """Play now (the body is optional)."""
+
+    preset: str = Field(default="thapthanh", max_length=20, description="One of the rule presets.")
 
 
 class TableSummary(BaseModel):

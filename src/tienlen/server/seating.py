@@ -9,7 +9,7 @@ carried over to the new lineup by :func:`lead_after`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,8 +56,8 @@ class TableConfig:
     """Messages a connection may send a second (``burst`` at once); see :class:`RateLimit`."""
     burst: float = 20.0
     bots: bool = True
-    """Whether the owner may seat bots. The lobby's chip tables turn this off: a bot has no
-    ledger account, so its winnings would create chips and its losses destroy them."""
+    """Whether the owner may seat bots (at the lobby's chip tables they are house bots with
+    ledger accounts: server/house_bots.py)."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.seats <= MAX_SEATS:
@@ -128,13 +128,27 @@ class Seats(list[Occupant | None]):
             for seat, o in enumerate(self)
         ]
 
-    def take(self, seat: int, occupant: Occupant) -> None:
-        """Seat ``occupant`` in an empty seat (``no_such_seat``, ``seat_taken``)."""
+    def free(self, seat: int) -> None:
+        """Refused (``no_such_seat``, ``seat_taken``) unless ``seat`` is there and empty."""
         if seat >= len(self):
             raise Refused("no_such_seat", f"this table has seats 0 to {len(self) - 1}")
         if self[seat] is not None:
             raise Refused("seat_taken", f"seat {seat} is taken")
+
+    def take(self, seat: int, occupant: Occupant) -> None:
+        """Seat ``occupant`` in an empty seat (``no_such_seat``, ``seat_taken``)."""
+        self.free(seat)
         self[seat] = occupant
+
+    def next_person(self, after: int | None, connected: Iterable[str]) -> str | None:
+        """Who a table passes to from someone who sat at ``after`` (None: nowhere): the next
+        person seated round the table, else the first of ``connected``, else nobody."""
+        start = -1 if after is None else after
+        for k in range(1, len(self) + 1):
+            o = self[(start + k) % len(self)]
+            if o is not None and o.level is None:
+                return o.user
+        return next(iter(connected), None)
 
 
 @dataclass

@@ -95,6 +95,13 @@ class Settings(BaseSettings):
         "is closed (the client resumes).",
     )
 
+    empty_table_seconds: int = Field(
+        default=60,
+        ge=1,
+        description="A table where no person has sat or been connected for this many seconds, "
+        "with no game on, is closed.",
+    )
+
     @model_validator(mode="after")
     def _argon2_memory_fits_lanes(self) -> Settings:
         if self.argon2_memory_kib < 8 * self.argon2_parallelism:

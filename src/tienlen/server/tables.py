@@ -52,6 +52,8 @@ logger = logging.getLogger(__name__)
 
 GameOverHook = Callable[[GameRecord, Settlement], Awaitable[None] | None]
 BalanceOf = Callable[[str], Awaitable[int | None] | int | None]
+BotUser = Callable[[str], Awaitable[tuple[str, str]]]
+"""Given a bot's level, the user id and name it sits as (the lobby's bots have accounts)."""
 Phase = Literal["waiting", "seeding", "playing"]
 
 BOT_PURSE = 10**12
@@ -74,6 +76,7 @@ class LiveTable:
         on_game_over: GameOverHook | None = None,
         balance_of: BalanceOf | None = None,
         journal: Journal | None = None,
+        bot_user: BotUser | None = None,
         executor: Executor | None = None,
         clock: TableClock | None = None,
         seed: int | None = None,
@@ -91,6 +94,7 @@ class LiveTable:
         self._balance_of = balance_of
         self.journal = journal
         """Told of each deal and action as it happens (the lobby stores them)."""
+        self._bot_user = bot_user
         self._rng = random.Random(seed)
         self._dealer = dealer  # Game.new's signature; tests deal chosen hands
         self._server_seeds = server_seeds  # the CSPRNG; tests draw reproducible seeds
@@ -272,7 +276,7 @@ class LiveTable:
                 chat | {"seat": self.seats.seat_of(user), "text": message.text}
             )
         elif isinstance(message, P.AddBot):
-            self._add_bot(user, message.seat, message.level)
+            await self._add_bot(user, message.seat, message.level)
         elif isinstance(message, P.RemoveBot):
             self._remove_bot(user, message.seat)
         else:  # pragma: no cover - the parser returns only the types above
@@ -301,15 +305,22 @@ class LiveTable:
             if not game.over and game.in_game >> k & 1:
                 self._apply(Action.leave(k))
 
-    def _add_bot(self, user: str, seat: int, level: P.BotLevel) -> None:
+    async def _add_bot(self, user: str, seat: int, level: P.BotLevel) -> None:
         if user != self.owner:
             raise Refused("not_owner", "only the table's owner may seat bots")
         if not self.config.bots:
-            raise Refused("no_bots", "this table plays for chips: bots cannot sit at it")
+            raise Refused("no_bots", "bots cannot sit at this table")
+        await self.place_bot(seat, level)
+
+    async def place_bot(self, seat: int, level: P.BotLevel) -> None:
+        """Seat a ready bot: ``bot-k`` unless ``bot_user`` names it. Called by the table's task,
+        or by the web layer before :meth:`start`."""
+        self.seats.free(seat)
+        k = self._bots_added = self._bots_added + 1
+        named = self._bot_user
+        user, name = await named(level) if named else (f"bot-{k}", f"{level} bot {k}")
         bot = make_bot(level, seed=self._rng.randrange(2**32))
-        k = self._bots_added + 1
-        self.seats.take(seat, Occupant(f"bot-{k}", f"{level} bot {k}", level, bot, ready=True))
-        self._bots_added = k
+        self.seats.take(seat, Occupant(user, name, level, bot, ready=True))
 
     def _remove_bot(self, user: str, seat: int) -> None:
         if user != self.owner:
@@ -405,9 +416,9 @@ class LiveTable:
             o = self.seats[seat]
             if o is None:
                 continue
-            chips = None if o.level else await self._balance(o.user)
+            chips = await self._balance(o.user)  # None: unknown (a bot-k's purse is unlimited)
             if chips is not None and chips <= 0:
-                o.ready = False  # no chips left: they sit out until they have some
+                o.ready = bool(o.level)  # no chips left: a person sits out until they have some
             else:
                 dealt.append((seat, o, chips))
         if len(dealt) < 2 or all(o.level for _, o, _ in dealt):
@@ -586,6 +597,9 @@ class LiveTable:
         if seat is not None:
             self._vacate(seat)
         del self.recipients.members[user]
+        if user == self.owner:  # ownership passes on, to a seated person first
+            connected = [m.user for m in self.recipients.members.values() if m.connected]
+            self.owner = self.seats.next_person(seat, connected) or user
 
     # --- what recipients are sent ----------------------------------------------------------------
     def table_info(self) -> dict[str, Any]:

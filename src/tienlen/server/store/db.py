@@ -118,9 +118,35 @@ async def migrate(engine: AsyncEngine) -> None:
 
     Alembic runs on this engine's connection, inside one transaction, so a failed migration
     leaves the database as it was (PostgreSQL and SQLite both have transactional DDL).
+
+    SQLite changes a table's constraints by rebuilding it (Alembic's batch mode: copy, drop,
+    rename), which foreign keys would refuse while other tables refer to its rows. So, as
+    SQLite's documentation prescribes, foreign keys are off for the migration and every
+    reference is checked (``PRAGMA foreign_key_check``) before it commits.
     """
-    async with engine.begin() as connection:
-        await connection.run_sync(_upgrade_to_head)
+    async with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:  # before the transaction begins: inside one the pragma does nothing
+            await connection.run_sync(_foreign_keys, False)
+        try:
+            async with connection.begin():
+                await connection.run_sync(_upgrade_to_head)
+                if sqlite:
+                    broken = (await connection.exec_driver_sql("PRAGMA foreign_key_check")).all()
+                    if broken:
+                        raise RuntimeError(f"the migration broke foreign keys: {broken[:5]}")
+        finally:
+            if sqlite:
+                await connection.run_sync(_foreign_keys, True)
+
+
+def _foreign_keys(connection: Connection, on: bool) -> None:
+    """Turn SQLite's foreign keys on or off on the driver's connection, outside a transaction."""
+    cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    try:
+        cursor.execute(f"PRAGMA foreign_keys = {'ON' if on else 'OFF'}")
+    finally:
+        cursor.close()
 
 
 def _upgrade_to_head(connection: Connection) -> None:

@@ -64,7 +64,8 @@ NICKNAME_MAX = 40
 ACCOUNT_KINDS = ("player", "house", "issuance")
 """``player``: one per user. ``house``: receives the tables' fees. ``issuance``: the source of
 grants and top-ups; its balance is minus every chip ever created."""
-TRANSACTION_KINDS = ("grant", "topup", "game")
+TRANSACTION_KINDS = ("grant", "topup", "game", "stake")
+"""``stake``: the house (or, when it holds too little, issuance) funds a bot before a deal."""
 GAME_STATUSES = ("playing", "finished", "void")
 """``playing``: dealt, not settled (resumed or voided at the next start). ``finished``: settled
 into the ledger, with its record. ``void``: given up; no chip moved (docs/SERVER.md)."""
@@ -95,7 +96,8 @@ class Base(DeclarativeBase):
 
 
 class User(Base):
-    """A player: a registered account (with a password hash) or a guest (without)."""
+    """A player: a registered account (with a password hash) or a guest (without); or a
+    bot the lobby seats at chip tables (``is_bot``: no password, so also ``is_guest``)."""
 
     __tablename__ = "users"
     __table_args__ = (
@@ -105,6 +107,7 @@ class User(Base):
         CheckConstraint(
             "games_won >= 0 AND games_played >= games_won", name="games_won_within_played"
         ),
+        CheckConstraint("NOT is_bot OR password_hash IS NULL", name="bot_has_no_password"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -121,6 +124,8 @@ class User(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     last_topup_on: Mapped[date | None] = mapped_column(Date)
     """The server day of the latest daily top-up (the ledger's references enforce once a day)."""
+    is_bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
+    """A house bot (server/house_bots.py): never logs in, never ranked, earns no ĐKN."""
 
     account: Mapped[Account] = relationship(back_populates="user", lazy="raise")
 
@@ -168,12 +173,15 @@ class Transaction(Base):
     grant, top-up or game can be written only once."""
 
     __tablename__ = "ledger_transactions"
-    __table_args__ = (CheckConstraint("kind IN ('grant', 'topup', 'game')", name="known_kind"),)
+    __table_args__ = (
+        CheckConstraint("kind IN ('grant', 'topup', 'game', 'stake')", name="known_kind"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(16))
     reference: Mapped[str] = mapped_column(String(200), unique=True)
-    """``grant:<user id>``, ``topup:<user id>:<day>`` or ``game:<game id>``."""
+    """``grant:<user id>``, ``topup:<user id>:<day>``, ``game:<game id>`` or
+    ``stake:<bot's user id>:<n>``."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
     entries: Mapped[list[Entry]] = relationship(back_populates="transaction", lazy="raise")

@@ -1,0 +1,108 @@
+"""House bots: the users the lobby seats as bots at its chip tables, and their stakes.
+
+A bot at a chip table plays for real chips, so it is a user (``is_bot``) with its own ledger
+account: every chip it wins or loses is a row of a game's settlement, settlement caps what it
+pays at its balance like anyone's, and ``check_ledger`` proves the books with bots in them.
+Bot users are reused: one seated at no table is free, and a new one ("Bot 12", a nickname
+people cannot register) is made only when none is. A bot sits at one table at a time, so it is
+never dealt into two games at once. Before each deal a bot holding fewer than
+:data:`FLOOR_BETS` bets is staked up to :data:`STAKE_BETS` bets (``ledger.stake_bot``: from
+the house's fees, or from issuance when the house holds too little), so it never sits out for
+lack of chips and no chip comes from nowhere. Bots cannot log in (no password), are never
+ranked, and earn no ĐKN and no games played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from . import ledger
+from .app import Server
+from .auth import BOT_PREFIX, nickname_key
+from .seating import Refused
+from .store.models import User
+
+__all__ = ["FLOOR_BETS", "STAKE_BETS", "HouseBots"]
+
+FLOOR_BETS = 10
+"""A bot holding fewer than this many bets is staked before a deal (a table's owner, likewise,
+needs 10 bets: seed 000)."""
+STAKE_BETS = 20
+"""What a stake brings a bot up to, in bets."""
+
+
+class HouseBots:
+    """The bot users of one server: which are free, new ones, and their chips."""
+
+    def __init__(self, server: Server, seated: Callable[[], Iterable[str]]) -> None:
+        self.server = server
+        self._seated = seated
+        """The users seated as bots at the lobby's tables now."""
+        self._known: dict[str, str] | None = None
+        """Every bot user, id (as tables name users) → nickname; read once, then kept."""
+
+    def is_bot(self, user: str) -> bool:
+        return self._known is not None and user in self._known
+
+    async def take(self, level: str) -> tuple[str, str]:
+        """A bot user seated at no table (made when none is): its id and nickname. The caller
+        seats it before it awaits anything, so two tables never take the same bot."""
+        known = await self._all()
+        busy = set(self._seated())
+        for user, nickname in known.items():
+            if user not in busy:
+                return user, nickname
+        for _ in range(3):  # another server task may take the same new name first
+            try:
+                user, nickname = await self._create()
+            except IntegrityError:
+                continue
+            known[user] = nickname
+            return user, nickname
+        raise Refused("no_bots", "no bot is free just now: try again")
+
+    async def _all(self) -> dict[str, str]:
+        if self._known is None:
+            async with self.server.sessions() as db:
+                rows = await db.execute(
+                    select(User.id, User.nickname).where(User.is_bot.is_(True)).order_by(User.id)
+                )
+            if self._known is None:
+                self._known = {str(user_id): nickname for user_id, nickname in rows}
+        return self._known
+
+    async def _create(self) -> tuple[str, str]:
+        now = self.server.clock()
+        async with self.server.sessions() as db, db.begin():
+            number = len(self._known or ()) + 1
+            while True:  # a person may hold a "Bot 3" from before the name was reserved
+                nickname = f"{BOT_PREFIX} {number}"
+                key = nickname_key(nickname)
+                if await db.scalar(select(User.id).where(User.nickname_key == key)) is None:
+                    break
+                number += 1
+            user = User(
+                nickname=nickname,
+                nickname_key=key,
+                password_hash=None,
+                is_guest=True,
+                is_bot=True,
+                created_at=now,
+            )
+            db.add(user)
+            await db.flush()
+            await ledger.open_player_account(db, user, now, 0)
+        return str(user.id), nickname
+
+    async def balance(self, user: str, bet: int) -> int:
+        """The bot's chips before a deal at ``bet``, staked first when it holds too few."""
+        async with self.server.sessions() as db, db.begin():
+            chips = await ledger.balance_of(db, int(user))
+            if chips < FLOOR_BETS * bet:
+                bot = await db.get(User, int(user))
+                assert bot is not None
+                chips += await ledger.stake_bot(db, bot, STAKE_BETS * bet, self.server.clock())
+        return chips
