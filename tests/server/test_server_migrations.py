@@ -79,6 +79,56 @@ def test_migrations_go_down_and_up_again(backend: str, tmp_path: Path) -> None:
     assert seen[1] == seen[3] == {"alembic_version"}
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_migration_rebuilds_tables_that_hold_rows(backend: str, tmp_path: Path) -> None:
+    """0002 rebuilds ``users`` and ``ledger_transactions`` on SQLite (new CHECK constraints)
+    while sessions, accounts and entries refer to their rows: foreign keys must not refuse it,
+    and every row and reference must survive."""
+    url = fresh_database(backend, tmp_path)
+    rows = [
+        "INSERT INTO users (id, nickname, nickname_key, password_hash, is_guest, created_at)"
+        " VALUES (7, 'An', 'an', 'h', false, '2026-01-01')",
+        "INSERT INTO sessions (token_hash, user_id, created_at, expires_at)"
+        " VALUES ('t', 7, '2026-01-01', '2027-01-01')",
+        "INSERT INTO ledger_accounts (kind, user_id, balance) VALUES ('player', 7, 5)",
+        "UPDATE ledger_accounts SET balance = -5 WHERE kind = 'issuance'",
+        "INSERT INTO ledger_transactions (id, kind, reference, created_at)"
+        " VALUES (1, 'grant', 'grant:7', '2026-01-01')",
+        "INSERT INTO ledger_entries (transaction_id, account_id, amount)"
+        " SELECT 1, id, balance FROM ledger_accounts WHERE balance <> 0",
+    ]
+
+    async def go() -> list[Any]:
+        engine = make_engine(url)
+        try:
+            async with engine.begin() as connection:
+                await connection.run_sync(lambda c: command.upgrade(alembic_config(c), "0001"))
+                for sql in rows:
+                    await connection.exec_driver_sql(sql)
+            await migrate(engine)
+            async with engine.connect() as connection:
+                found = []
+                for table in ("users", "sessions", "ledger_entries"):
+                    result = await connection.exec_driver_sql(f"SELECT count(*) FROM {table}")
+                    found.append(result.scalar())
+                bot = await connection.exec_driver_sql("SELECT is_bot FROM users")
+                found.append(bot.scalar())
+                if backend == "sqlite":  # foreign keys are enforced again afterwards
+                    on = await connection.exec_driver_sql("PRAGMA foreign_keys")
+                    found.append(on.scalar())
+            return found
+        finally:
+            await engine.dispose()
+
+    try:
+        found = run(go())
+    finally:
+        if backend == "postgresql":
+            drop_postgres_database(url)
+    assert found[:4] == [1, 1, 2, False]
+    assert found[4:] == ([1] if backend == "sqlite" else [])
+
+
 def test_a_bare_data_folder_becomes_a_working_server(tmp_path: Path) -> None:
     """The embedded default: no database URL, nothing installed; the SQLite file and the secret
     key appear in the data folder at first start, and stay."""

@@ -204,8 +204,8 @@ async def leaderboard(
     by: Annotated[Literal["dkn", "chips"], Query(description="Rank by ĐKN or by chips.")] = "dkn",
     limit: Annotated[int, Query(ge=1, le=100, description="How many places.")] = 20,
 ) -> Leaderboard:
-    """The best registered players (guests are not ranked) by ĐKN or by chips; ties share a
-    rank and are listed oldest account first."""
+    """The best registered players (guests and bots are not ranked) by ĐKN or by chips; ties
+    share a rank and are listed oldest account first."""
     server = server_of(request)
     metric = User.dkn if by == "dkn" else Account.balance
     async with server.sessions() as db, db.begin():
@@ -218,7 +218,7 @@ async def leaderboard(
                 User.games_won,
             )
             .join(Account, Account.user_id == User.id)
-            .where(User.is_guest.is_(False))
+            .where(User.is_guest.is_(False), User.is_bot.is_(False))
             .order_by(metric.desc(), User.id)
             .limit(limit)
         )
