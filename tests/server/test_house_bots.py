@@ -261,7 +261,7 @@ def test_a_bot_cannot_log_in_or_be_registered_and_is_not_ranked(
 def test_play_now_reuses_the_players_table_and_refuses_clearly(
     server: LiveServer, db_url: str
 ) -> None:
-    client, user, _ = _guest(server)
+    client, _, _ = _guest(server)
     first = client.post("/api/play-now", json={"preset": "bigfun"})
     assert first.status_code == 201 and first.json()["preset"] == "bigfun"
     again = client.post("/api/play-now", json={"preset": "bigfun"})

@@ -3,9 +3,9 @@
 A guest clicks "Play now": the server finds them a public table of the preset in the cheapest
 room they may enter, at its smallest bet — one they sit at, else one they own with a free
 seat, else one with a free seat where another person sits, else a new one they own with three
-house bots seated and ready — and answers with the table and the seat to take. The client opens the table's WebSocket, says
-``hello``, sits at that seat and says ``ready`` (docs/PROTOCOL.md); with every seat ready the
-game is dealt at once.
+house bots seated and ready — and answers with the table and the seat to take. The client
+opens the table's WebSocket, says ``hello``, sits at that seat and says ``ready``
+(docs/PROTOCOL.md); with every seat ready the game is dealt at once.
 """
 
 from __future__ import annotations
@@ -63,7 +63,8 @@ async def play_now(
     request: Request, response: Response, body: Annotated[PlayNow | None, Body()] = None
 ) -> PlayNowTable:
     """Find or open a table to play at now, against bots: 200 with a table already open (one
-    the player sits at first), 201 with a new one they own, three bots seated and ready."""
+    the player sits at, or owns, first), 201 with a new one they own, three bots seated and
+    ready."""
     server = server_of(request)
     preset = (body or PlayNow()).preset  # thapthanh unless the body names another
     if preset not in PRESETS:
