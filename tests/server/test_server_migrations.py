@@ -81,7 +81,7 @@ def test_migrations_go_down_and_up_again(backend: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_a_migration_rebuilds_tables_that_hold_rows(backend: str, tmp_path: Path) -> None:
-    """0002 rebuilds ``users`` and ``ledger_transactions`` on SQLite (new CHECK constraints)
+    """0004 rebuilds ``users`` and ``ledger_transactions`` on SQLite (new CHECK constraints)
     while sessions, accounts and entries refer to their rows: foreign keys must not refuse it,
     and every row and reference must survive."""
     url = fresh_database(backend, tmp_path)
@@ -102,7 +102,7 @@ def test_a_migration_rebuilds_tables_that_hold_rows(backend: str, tmp_path: Path
         engine = make_engine(url)
         try:
             async with engine.begin() as connection:
-                await connection.run_sync(lambda c: command.upgrade(alembic_config(c), "0001"))
+                await connection.run_sync(lambda c: command.upgrade(alembic_config(c), "0003"))
                 for sql in rows:
                     await connection.exec_driver_sql(sql)
             await migrate(engine)

@@ -44,9 +44,6 @@ class HouseBots:
         self._known: dict[str, str] | None = None
         """Every bot user, id (as tables name users) → nickname; read once, then kept."""
 
-    def is_bot(self, user: str) -> bool:
-        return self._known is not None and user in self._known
-
     async def take(self, level: str) -> tuple[str, str]:
         """A bot user seated at no table (made when none is): its id and nickname. The caller
         seats it before it awaits anything, so two tables never take the same bot."""

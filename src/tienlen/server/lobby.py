@@ -230,8 +230,10 @@ class Lobby:
         last read, so two tables dealing at once cannot both take a player."""
         self._reading[table_id] = self._reading.get(table_id, 0) + 1
         try:
-            if self.bots.is_bot(user):  # at one table only; staked when short
-                return await self.bots.balance(user, self.tables[table_id].bet)
+            table = self.tables[table_id]
+            seated = table.live.seats.occupant(user)
+            if seated is not None and seated.level is not None:  # a house bot: staked if short
+                return await self.bots.balance(user, table.bet)
             async with self.server.sessions() as db:
                 chips = await ledger.balance_of(db, int(user))
         finally:
