@@ -52,8 +52,7 @@ logger = logging.getLogger(__name__)
 
 GameOverHook = Callable[[GameRecord, Settlement], Awaitable[None] | None]
 BalanceOf = Callable[[str], Awaitable[int | None] | int | None]
-BotUser = Callable[[str], Awaitable[tuple[str, str]]]
-"""Given a bot's level, the user id and name it sits as (the lobby's bots have accounts)."""
+BotUser = Callable[[str], Awaitable[tuple[str, str]]]  # level -> the user id and name it sits as
 Phase = Literal["waiting", "seeding", "playing"]
 
 BOT_PURSE = 10**12
@@ -276,7 +275,7 @@ class LiveTable:
                 chat | {"seat": self.seats.seat_of(user), "text": message.text}
             )
         elif isinstance(message, P.AddBot):
-            await self._add_bot(user, message.seat, message.level)
+            await self.place_bot(message.seat, message.level, by=user)
         elif isinstance(message, P.RemoveBot):
             self._remove_bot(user, message.seat)
         else:  # pragma: no cover - the parser returns only the types above
@@ -305,16 +304,13 @@ class LiveTable:
             if not game.over and game.in_game >> k & 1:
                 self._apply(Action.leave(k))
 
-    async def _add_bot(self, user: str, seat: int, level: P.BotLevel) -> None:
-        if user != self.owner:
+    async def place_bot(self, seat: int, level: P.BotLevel, by: str | None = None) -> None:
+        """Seat a ready bot, ``bot-k`` unless ``bot_user`` names it: ``by`` the owner's
+        ``add_bot``, or by the web layer before :meth:`start`."""
+        if by is not None and by != self.owner:
             raise Refused("not_owner", "only the table's owner may seat bots")
-        if not self.config.bots:
+        if by is not None and not self.config.bots:
             raise Refused("no_bots", "bots cannot sit at this table")
-        await self.place_bot(seat, level)
-
-    async def place_bot(self, seat: int, level: P.BotLevel) -> None:
-        """Seat a ready bot: ``bot-k`` unless ``bot_user`` names it. Called by the table's task,
-        or by the web layer before :meth:`start`."""
         self.seats.free(seat)
         k = self._bots_added = self._bots_added + 1
         named = self._bot_user
@@ -598,8 +594,8 @@ class LiveTable:
             self._vacate(seat)
         del self.recipients.members[user]
         if user == self.owner:  # ownership passes on, to a seated person first
-            connected = [m.user for m in self.recipients.members.values() if m.connected]
-            self.owner = self.seats.next_person(seat, connected) or user
+            others = filter(self.recipients.connected, self.recipients.members)
+            self.owner = self.seats.next_person(seat, others) or user
 
     # --- what recipients are sent ----------------------------------------------------------------
     def table_info(self) -> dict[str, Any]:
