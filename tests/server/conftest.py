@@ -152,13 +152,17 @@ def db_url(backend_database: str) -> str:
 
 
 def make_settings(data_dir: Path, database_url: str | None, **overrides: object) -> Settings:
-    """Settings for a test: cheap argon2 so that the suite stays fast."""
+    """Settings for a test: cheap argon2 so that the suite stays fast, and no limits on
+    sign-ups and log-ins (tests/server/test_abuse_limits.py sets them)."""
     values: dict[str, object] = {
         "data_dir": data_dir,
         "database_url": database_url,
         "argon2_time_cost": 1,
         "argon2_memory_kib": 1024,
         "argon2_parallelism": 1,
+        "signup_limit": 0,  # every test comes from 127.0.0.1: the abuse tests set their own
+        "login_limit": 0,
+        "login_lockout_failures": 0,
         **overrides,
     }
     return Settings.model_validate(values)

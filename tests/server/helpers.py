@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tienlen.server.store.db import make_engine, make_sessions
-from tienlen.server.store.models import Account, Entry, Session, Transaction, User
+from tienlen.server.store.models import Account, ChatMessage, Entry, Session, Transaction, User
 
 T = TypeVar("T")
 
@@ -45,7 +45,7 @@ def snapshot(url: str) -> dict[str, list[tuple[Any, ...]]]:
 
     async def read(db: AsyncSession) -> dict[str, list[tuple[Any, ...]]]:
         tables: dict[str, list[tuple[Any, ...]]] = {}
-        for model in (User, Session, Account, Transaction, Entry):
+        for model in (User, Session, Account, Transaction, Entry, ChatMessage):
             columns = list(model.__table__.columns)
             rows = await db.execute(select(*columns).order_by(columns[0]))
             tables[model.__tablename__] = [tuple(row) for row in rows]

@@ -145,6 +145,7 @@ def test_the_message_checks_can_fail() -> None:
                 "name": "x",
                 "seat": None,
                 "text": f"seat 1 holds {mask_ascii(theirs)}",
+                "at": 0.0,
             },
         )
         h.capture("u0", {"type": "ack"})

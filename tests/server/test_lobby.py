@@ -339,6 +339,7 @@ def test_tables_are_listed_by_room_and_private_ones_only_to_the_invited(
             "seats_taken": 0,
             "seats": 4,
             "turn_seconds": 15,
+            "phase": "waiting",
             "private": False,
             "owner": owner_id,
             "invite": None,

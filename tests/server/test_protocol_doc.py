@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from tienlen.engine import errors
-from tienlen.server import seating, tables
+from tienlen.server import chat, seating, tables
+from tienlen.server import lobby_protocol as L
 from tienlen.server import table_protocol as P
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
@@ -31,13 +32,24 @@ def test_server_examples_match_the_schema(text: str) -> None:
     P.server_adapter().validate_python(json.loads(text))
 
 
+@pytest.mark.parametrize("text", examples("lobby-client"))
+def test_lobby_client_examples_parse(text: str) -> None:
+    L.parse_lobby_message(text)
+
+
+@pytest.mark.parametrize("text", examples("lobby-server"))
+def test_lobby_server_examples_match_the_schema(text: str) -> None:
+    L.server_adapter().validate_python(json.loads(text))
+
+
 def test_there_are_examples_of_both() -> None:
     assert len(examples("client")) >= 5 and len(examples("server")) >= 5
+    assert len(examples("lobby-client")) >= 2 and len(examples("lobby-server")) >= 2
 
 
 def codes_sent() -> set[str]:
-    """Every error code the server can send: the parser's, the table's, the engine's."""
-    source = inspect.getsource(tables) + inspect.getsource(seating)
+    """Every error code a table can send: the parser's, the table's, the chat's, the engine's."""
+    source = inspect.getsource(tables) + inspect.getsource(seating) + inspect.getsource(chat)
     table = set(re.findall(r'Refused\(\s*"(\w+)"', source))
     assert {"hello_first", "seat_taken", "not_owner"} <= table
     engine = {

@@ -80,6 +80,8 @@ def test_fields_are_read_into_their_values() -> None:
     seed = parse_client_message('{"type": "client_seed", "seed": "00ff"}')
     assert seed.seed_bytes == b"\x00\xff"
     assert parse_client_message('{"type": "chat", "text": "  hi \\t "}').text == "hi"
+    longest = parse_client_message('{"type": "chat", "text": "  ' + "ă" * 200 + ' "}')
+    assert longest.text == "ă" * 200  # the limit counts characters once trimmed
     assert parse_client_message('{"type": "add_bot", "seat": 0}').level == "search"
 
 
@@ -114,9 +116,10 @@ def test_fields_are_read_into_their_values() -> None:
         ('{"type": "client_seed", "seed": "ABCD"}', "bad_field"),
         ('{"type": "client_seed", "seed": "abc"}', "bad_field"),
         ('{"type": "client_seed", "seed": "' + "00" * 257 + '"}', "bad_field"),
-        ('{"type": "chat", "text": "   "}', "bad_field"),
+        ('{"type": "chat", "text": "   "}', "chat_empty"),
         ('{"type": "chat", "text": "a\\u0000b"}', "bad_field"),
-        ('{"type": "chat", "text": "' + "a" * 201 + '"}', "bad_field"),
+        ('{"type": "chat", "text": "' + "a" * 201 + '"}', "chat_too_long"),
+        ('{"type": "chat", "text": ""}', "chat_empty"),
         ('{"type": "add_bot", "seat": 0, "level": "god"}', "bad_field"),
         ('{"type": "hello", "protocol": 2}', "unsupported_version"),
         ('{"type": "hello", "protocol": 1, "last_n": -1}', "bad_field"),

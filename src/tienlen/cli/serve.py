@@ -64,7 +64,7 @@ def serve_cmd(
     """Run the game server (HTTP API under /api) until Ctrl-C.
 
     With no settings it keeps everything in ./data: a SQLite database and a secret key, both
-    made on first start. The API is described at /api/docs.
+    made on first start. The API is described by its OpenAPI schema at /api/openapi.json.
     """
     settings = settings_from(host=host, port=port, data_dir=data_dir, database_url=database_url)
     import uvicorn
@@ -73,7 +73,7 @@ def serve_cmd(
     from ..server.store.db import redacted
 
     address = f"http://{settings.host}:{settings.port}"
-    typer.echo(f"Tiến Lên server on {address}  (API docs: {address}/api/docs)")
+    typer.echo(f"Tiến Lên server on {address}  (API schema: {address}/api/openapi.json)")
     typer.echo(
         f"data folder: {settings.data_dir.resolve()}; "
         f"database: {redacted(settings.resolved_database_url)}"

@@ -2,11 +2,15 @@
 
 Each route does its database work in one transaction (``async with db.begin()``): any error
 rolls it back, so a refused request changes nothing. Slow password hashing happens outside the
-transaction. The session token travels only in an HttpOnly cookie.
+transaction. The session token travels only in an HttpOnly cookie. Sign-ups and log-ins are
+limited per client address, and repeated failed log-ins lock a nickname for a while
+(:class:`~.limits.AccountGuards`, docs/SERVER.md "Abuse limits").
 """
 
 from __future__ import annotations
 
+import math
+from datetime import UTC, datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, Response
@@ -26,6 +30,28 @@ router = APIRouter(prefix="/api", tags=["accounts"])
 
 def _token(request: Request, server: Server) -> str | None:
     return request.cookies.get(server.settings.cookie_name)
+
+
+def _address(request: Request) -> str:
+    """The client's address (behind a proxy, the proxy's, unless uvicorn is told to trust its
+    forwarding headers)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
+def _until(now: float, wait: float) -> str:
+    return datetime.fromtimestamp(math.ceil(now + wait), UTC).isoformat()
+
+
+def _count_signup(request: Request, server: Server) -> None:
+    """Count a new account or guest from this address, or refuse it (``too_many_signups``)."""
+    now = server.clock().timestamp()
+    wait = server.guards.signups.hit(_address(request), now)
+    if wait > 0:
+        raise ApiError(
+            "too_many_signups",
+            f"too many new accounts or guests from your address: try again after "
+            f"{_until(now, wait)}",
+        )
 
 
 def _set_cookie(response: Response, token: str, server: Server) -> None:
@@ -78,13 +104,16 @@ async def _logged_in(db: AsyncSession, request: Request, server: Server) -> User
 @router.post(
     "/register",
     status_code=201,
-    responses=responses("bad_request", "bad_nickname", "weak_password", "nickname_taken"),
+    responses=responses(
+        "bad_request", "bad_nickname", "weak_password", "nickname_taken", "too_many_signups"
+    ),
 )
 async def register(body: Credentials, request: Request, response: Response) -> Profile:
     """Create an account with the starting grant and log it in (ends any current session).
 
     A guest who wants to keep their chips uses `/api/upgrade` instead."""
     server = server_of(request)
+    _count_signup(request, server)
     new = await auth.prepare_account(
         body.nickname, body.password, server.settings, server.passwords
     )
@@ -97,14 +126,40 @@ async def register(body: Credentials, request: Request, response: Response) -> P
     return profile
 
 
-@router.post("/login", responses=responses("bad_request", "bad_credentials", "banned"))
+@router.post(
+    "/login",
+    responses=responses(
+        "bad_request", "bad_credentials", "banned", "too_many_logins", "login_locked"
+    ),
+)
 async def login(body: Credentials, request: Request, response: Response) -> Profile:
     """Log in by nickname (compared ignoring case and diacritics) and password; tops the player
-    up if due."""
+    up if due. Limited per address; failed log-ins lock the nickname for a while."""
     server = server_of(request)
+    guards, moment = server.guards, server.clock().timestamp()
+    wait = guards.logins.hit(_address(request), moment)
+    if wait > 0:
+        raise ApiError(
+            "too_many_logins",
+            f"too many log-ins from your address: try again after {_until(moment, wait)}",
+        )
+    key = auth.nickname_key(body.nickname)
+    locked = guards.lockout.locked_until(key, moment)
+    if locked is not None:
+        raise ApiError(
+            "login_locked",
+            f"too many failed log-ins for this nickname: try again after {_until(locked, 0)}",
+        )
     async with server.sessions() as db, db.begin():
         found = await auth.find_login(db, body.nickname)
-    user_id = await auth.verify_login(found, body.password, server.passwords)
+    try:
+        user_id = await auth.verify_login(found, body.password, server.passwords)
+    except auth.AuthError as exc:
+        locked = guards.lockout.fail(key, moment)
+        if locked is not None:
+            exc.message += f"; this nickname is now locked until {_until(locked, 0)}"
+        raise
+    guards.lockout.clear(key)
     assert found is not None and found[1] is not None
     rehashed = None
     if server.passwords.needs_rehash(found[1]):
@@ -135,7 +190,11 @@ async def logout(request: Request, response: Response) -> Ok:
     return Ok()
 
 
-@router.post("/guest", status_code=201, responses={200: {"model": Profile}, **responses("banned")})
+@router.post(
+    "/guest",
+    status_code=201,
+    responses={200: {"model": Profile}, **responses("banned", "too_many_signups")},
+)
 async def guest(request: Request, response: Response) -> Profile:
     """Play as a guest in one click: a "Khách 1234" player with the starting grant, logged in
     (201). A request already carrying a guest's session gets that guest back (200)."""
@@ -147,6 +206,7 @@ async def guest(request: Request, response: Response) -> Profile:
             response.status_code = 200
             topup = await ledger.claim_daily_topup(db, current, now, server.settings)
             return await _profile(db, current, topup)
+        _count_signup(request, server)
         await auth.end_session(db, _token(request, server))
         user, token = await auth.create_guest(db, now, server.settings)
         profile = await _profile(db, user)

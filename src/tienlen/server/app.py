@@ -19,8 +19,10 @@ from fastapi import FastAPI, Request
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from .auth import Passwords
+from .chat import LOBBY, ChatHub
 from .clock import Clock, system_clock
 from .errors import BodyLimit, install_handlers
+from .limits import AccountGuards
 from .seating import TableConfig
 from .settings import Settings, load_secret_key
 from .store.db import make_engine, make_sessions, migrate
@@ -38,6 +40,10 @@ class Server:
     clock: Clock
     passwords: Passwords
     secret_key: bytes
+    chat: ChatHub
+    """Every chat line: the rate limit, recent lines, storing (:mod:`.chat`)."""
+    guards: AccountGuards
+    """Sign-up and log-in limits (:mod:`.limits`)."""
 
 
 def _version() -> str:
@@ -65,6 +71,7 @@ def create_app(
     from .histories import router as histories_router
     from .lobby import Lobby, ws_router
     from .lobby import router as lobby_router
+    from .lobby_socket import router as lobby_socket_router
     from .moderation import router as moderation_router
     from .play_now import router as play_now_router
     from .restore import reopen_tables
@@ -77,13 +84,24 @@ def create_app(
         engine = make_engine(config.resolved_database_url)
         try:
             await migrate(engine)
+            sessions = make_sessions(engine)
+            chat = ChatHub(
+                clock=clock,
+                limit=config.chat_limit,
+                window_s=config.chat_window_seconds,
+                history=config.chat_history,
+                sessions=sessions,
+            )
+            await chat.start(LOBBY)
             app.state.server = server = Server(
                 settings=config,
                 engine=engine,
-                sessions=make_sessions(engine),
+                sessions=sessions,
                 clock=clock,
                 passwords=Passwords(config),
                 secret_key=secret_key,
+                chat=chat,
+                guards=AccountGuards.of(config),
             )
             app.state.lobby = lobby = Lobby(server, table_config)
             try:
@@ -91,6 +109,7 @@ def create_app(
                 yield
             finally:
                 await lobby.close()
+                await chat.close()
         finally:
             await engine.dispose()
 
@@ -99,7 +118,7 @@ def create_app(
         version=_version(),
         summary="Accounts, chips, the lobby and live tables.",
         lifespan=lifespan,
-        docs_url="/api/docs",
+        docs_url=None,  # Swagger UI loads from a CDN: docs/SERVER.md, "The REST API"
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
@@ -111,4 +130,5 @@ def create_app(
     app.include_router(moderation_router)
     app.include_router(play_now_router)
     app.include_router(ws_router)
+    app.include_router(lobby_socket_router)
     return app

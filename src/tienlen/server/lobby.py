@@ -8,27 +8,24 @@ transaction, with the players' ĐKN and games and the game's record. Its bots ar
 with ledger accounts (:mod:`.house_bots`). A table no person has sat at or been connected to
 for ``TIENLEN_EMPTY_TABLE_SECONDS`` is closed for good.
 
-A WebSocket is let in only from the server's own host or an allowed origin, with a valid
-session cookie (and, for a private table, its invite). Each socket has its own bounded send
-queue, so a slow client never blocks its table: one that falls too far behind is closed, and
-resumes with ``hello`` and ``last_n`` (docs/PROTOCOL.md).
+A table's WebSocket is let in as every socket is (:mod:`.sockets`: origin, session, frame
+size, its own bounded send queue) and, for a private table, with its invite. A client that
+falls too far behind is closed and resumes with ``hello`` and ``last_n`` (docs/PROTOCOL.md).
+Each table's changes go to the lobby's live list (:class:`~.lobby_socket.LobbyFeed`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
-import json
 import logging
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Annotated, Any
-from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Query, Request, WebSocket
 from sqlalchemy import select
 
 from ..engine.record import GameRecord
@@ -40,8 +37,10 @@ from .app import Server, server_of
 from .errors import ApiError, responses
 from .house_bots import HouseBots
 from .journal import TableJournal, Writer
+from .lobby_socket import LobbyFeed
 from .protocol import NewTable, RoomInfo, TableList, TableSummary
 from .seating import TableConfig
+from .sockets import CLOSE_POLICY, SendQueue, admit, close_queue, offer, pump
 from .store import games as stored
 from .store.models import TableRow, User
 from .table_protocol import BotLevel
@@ -55,8 +54,6 @@ TURN_SECONDS = (10, 15, 20)
 """Seed 000's turn timers."""
 DKN_WIN, DKN_FINISHED, DKN_LEFT = 3, 1, -1
 """ĐKN for winning a game, finishing it otherwise, and leaving it (never below 0)."""
-CLOSE_POLICY = 1008
-CLOSE_TOO_BIG = 1009
 SWEEP_SECONDS = 1.0
 """How often the lobby looks for empty tables to close."""
 
@@ -77,8 +74,10 @@ class LobbyTable:
     invite: str | None
     live: LiveTable
     journal: TableJournal | None = None
-    queues: dict[str, asyncio.Queue[dict[str, Any] | None]] = field(default_factory=dict)
+    queues: dict[str, SendQueue] = field(default_factory=dict)
     """Each connected user's send queue; None in it closes the socket."""
+    listed: TableSummary | None = None
+    """What the lobby's live list last showed of it."""
     empty_since: datetime | None = None
     """Since when no person has sat at or been connected to the table (None: someone is)."""
 
@@ -97,6 +96,7 @@ class LobbyTable:
             seats_taken=sum(o is not None for o in self.live.seats),
             seats=len(self.live.seats),
             turn_seconds=self.turn_seconds,
+            phase=self.live.phase,
             private=self.private,
             owner=self.owner,
             invite=self.invite if viewer == self.owner else None,
@@ -106,15 +106,8 @@ class LobbyTable:
         """The table's ``send``: queue for the user's socket, never block; a socket that
         cannot keep up is closed (the client resumes)."""
         queue = self.queues.get(user)
-        if queue is None:
-            return
-        try:
-            queue.put_nowait(message)
-        except asyncio.QueueFull:
+        if queue is not None and not offer(queue, message):
             self.queues.pop(user, None)
-            with contextlib.suppress(asyncio.QueueEmpty):
-                queue.get_nowait()  # make room for the closing None
-            queue.put_nowait(None)
 
 
 class Lobby:
@@ -124,6 +117,8 @@ class Lobby:
         self.server = server
         self.config = config or TableConfig()
         self.tables: dict[str, LobbyTable] = {}
+        self.feed = LobbyFeed(server, self.tables.values, self.config.rate_limit)
+        """Who watches the lobby: the live list of tables and the lobby's chat."""
         self.claims: dict[str, str] = {}
         """The table that last read each person's balance to deal them in (see
         :meth:`balance_of`)."""
@@ -170,6 +165,8 @@ class Lobby:
             balance_of=lambda user: self.balance_of(table_id, user),
             bot_user=self.bots.take,
             journal=journal,
+            chat=self.server.chat.channel(f"table:{table_id}"),
+            on_table=lambda _info: self.feed.table_changed(table),
         )
         table = LobbyTable(table_id, room, preset, bet, turn, private, invite, live, journal)
         if new:
@@ -179,6 +176,7 @@ class Lobby:
             journal.on_open(row)
         holder.append(table)
         self.tables[table_id] = table
+        self.feed.table_changed(table)
         if start:
             live.start()
         if self._sweeper is None or self._sweeper.done():
@@ -325,16 +323,18 @@ class Lobby:
         self.tables.pop(table.id, None)
         await table.live.close()
         for queue in table.queues.values():
-            with contextlib.suppress(asyncio.QueueFull):
-                queue.put_nowait(None)
+            close_queue(queue)
         if for_good and table.journal is not None:
             table.journal.on_close()
+        self.feed.table_closed(table)
+        self.server.chat.forget(f"table:{table.id}")
 
     async def close(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
         for table in list(self.tables.values()):
             await self.close_table(table, for_good=False)
+        self.feed.close()
         await self.writer.close()
 
 
@@ -469,32 +469,17 @@ async def create_table(request: Request, body: NewTable) -> TableSummary:
     return table.summary(user.id)
 
 
-def _origin_allowed(websocket: WebSocket, server: Server) -> bool:
-    origin = websocket.headers.get("origin")
-    if not origin:
-        return False
-    if origin in server.settings.allowed_origins:
-        return True
-    parts = urlsplit(origin)
-    return parts.scheme in ("http", "https") and parts.netloc == websocket.headers.get("host")
-
-
 @ws_router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """A player's or spectator's connection to a table (docs/PROTOCOL.md)."""
     server: Server = websocket.app.state.server
     lobby = lobby_of(websocket)
-    if not _origin_allowed(websocket, server):
-        await websocket.close(CLOSE_POLICY, "origin not allowed")
-        return
-    try:
-        user = await _user(server, websocket.cookies.get(server.settings.cookie_name))
-    except ApiError as refused:  # banned: the close reason says why (at most 123 bytes)
-        await websocket.close(CLOSE_POLICY, refused.message.encode()[:120].decode(errors="ignore"))
+    user = await admit(websocket, server)
+    if user is None:
         return
     table = lobby.tables.get(table_id)
-    if user is None or table is None:
-        await websocket.close(CLOSE_POLICY, "not logged in" if user is None else "no such table")
+    if table is None:
+        await websocket.close(CLOSE_POLICY, "no such table")
         return
     if (
         table.private
@@ -510,45 +495,20 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         return
     await websocket.accept()
     name = str(user.id)
-    queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(server.settings.ws_queue)
+    queue: SendQueue = asyncio.Queue(server.settings.ws_queue)
     old = table.queues.get(name)
     if old is not None:
-        with contextlib.suppress(asyncio.QueueFull):
-            old.put_nowait(None)
+        close_queue(old)
     table.queues[name] = queue
     number = table.live.connect(name, user.nickname)
-
-    async def write() -> None:
-        while (message := await queue.get()) is not None:
-            await websocket.send_text(json.dumps(message, ensure_ascii=False))
-        with contextlib.suppress(Exception):
-            await websocket.close()
-
-    writer = asyncio.create_task(write())
-    code = 1000
     try:
-        while not writer.done():
-            received = await websocket.receive()
-            if received["type"] == "websocket.disconnect":
-                break
-            frame = received.get("text")
-            if frame is None:
-                frame = received.get("bytes") or b""
-            size = len(frame.encode()) if isinstance(frame, str) else len(frame)
-            if size > server.settings.ws_max_bytes:
-                code = CLOSE_TOO_BIG
-                break
-            if not table.live.receive(name, frame):
-                code = CLOSE_POLICY  # flooding
-                break
-    except (WebSocketDisconnect, RuntimeError):
-        pass
+        await pump(
+            websocket,
+            queue,
+            server.settings.ws_max_bytes,
+            lambda frame: table.live.receive(name, frame),
+        )
     finally:
         table.live.disconnect(name, number)
         if table.queues.get(name) is queue:
             del table.queues[name]
-        writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await writer
-        with contextlib.suppress(Exception):
-            await websocket.close(code)

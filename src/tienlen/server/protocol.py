@@ -147,6 +147,9 @@ class TableSummary(BaseModel):
     seats_taken: int
     seats: int
     turn_seconds: int
+    phase: Literal["waiting", "seeding", "playing"] = Field(
+        description="Waiting for players, dealing (client seeds), or a game being played."
+    )
     private: bool
     owner: int = Field(description="The owner's user id.")
     invite: str | None = Field(

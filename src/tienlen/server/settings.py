@@ -102,6 +102,39 @@ class Settings(BaseSettings):
         "with no game on, is closed.",
     )
 
+    chat_limit: int = Field(
+        default=5,
+        ge=0,
+        description="Chat lines one person may say in any chat_window_seconds, lobby and "
+        "tables together (0: no limit).",
+    )
+    chat_window_seconds: float = Field(default=10.0, gt=0, le=3600)
+    chat_history: int = Field(
+        default=50, ge=0, le=500, description="Recent chat lines shown to whoever arrives."
+    )
+
+    signup_limit: int = Field(
+        default=20,
+        ge=0,
+        description="Accounts and guests one client address may create per "
+        "signup_window_minutes (0: no limit).",
+    )
+    signup_window_minutes: int = Field(default=60, ge=1, le=7 * 24 * 60)
+    login_limit: int = Field(
+        default=30,
+        ge=0,
+        description="Log-in attempts one client address may make per login_window_minutes "
+        "(0: no limit).",
+    )
+    login_window_minutes: int = Field(default=10, ge=1, le=24 * 60)
+    login_lockout_failures: int = Field(
+        default=5,
+        ge=0,
+        description="Failed log-ins on one nickname within login_lockout_minutes that lock it "
+        "for login_lockout_minutes (0: never locked).",
+    )
+    login_lockout_minutes: int = Field(default=15, ge=1, le=24 * 60)
+
     @model_validator(mode="after")
     def _argon2_memory_fits_lanes(self) -> Settings:
         if self.argon2_memory_kib < 8 * self.argon2_parallelism:

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -29,6 +29,7 @@ from pydantic import (
     field_validator,
     with_config,
 )
+from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
 from ..bots import LEVELS
@@ -37,6 +38,7 @@ from ..engine.deal import MAX_CLIENT_SEED_BYTES, DealError, seed_from_hex
 from ..engine.wire import Action, Cards, CardsIn, Deal, Event, Played, RulesetSpec
 from ..engine.wire import SeatView as SeatViewDict
 from ..engine.wire import SpectatorView as SpectatorViewDict
+from .limits import RateLimit
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -48,6 +50,7 @@ __all__ = [
     "error_message",
     "json_schemas",
     "parse_client_message",
+    "parse_message",
 ]
 
 PROTOCOL_VERSION = 1
@@ -165,22 +168,36 @@ class ClientSeed(_ClientBase):
         return bytes.fromhex(self.seed)
 
 
+def chat_text(value: str) -> str:
+    """A chat line trimmed, or a ``chat_empty`` / ``chat_too_long`` / ``bad_field`` error: at
+    most :data:`MAX_CHAT_CHARS` characters once trimmed, no control characters."""
+    for ch in value:
+        if unicodedata.category(ch) in ("Cc", "Cs") and ch != "\t":
+            raise ValueError("chat text may not hold control characters")
+    value = value.strip()
+    if not value:
+        raise PydanticCustomError("chat_empty", "chat text is empty")
+    if len(value) > MAX_CHAT_CHARS:
+        raise PydanticCustomError(
+            "chat_too_long",
+            "a chat line has at most {limit} characters, not {length}",
+            {"limit": MAX_CHAT_CHARS, "length": len(value)},
+        )
+    return value
+
+
+ChatText = Annotated[
+    str,
+    AfterValidator(chat_text),
+    Field(description=f"1 to {MAX_CHAT_CHARS} characters once trimmed; no control characters"),
+]
+
+
 class Chat(_ClientBase):
     """A line of table chat."""
 
     type: Literal["chat"]
-    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT_CHARS)]
-
-    @field_validator("text")
-    @classmethod
-    def _clean(cls, value: str) -> str:
-        for ch in value:
-            if unicodedata.category(ch) in ("Cc", "Cs") and ch != "\t":
-                raise ValueError("chat text may not hold control characters")
-        value = value.strip()
-        if not value:
-            raise ValueError("chat text is empty")
-        return value
+    text: ChatText
 
 
 class AddBot(_ClientBase):
@@ -238,6 +255,8 @@ PARSE_ERRORS = (
     "bad_field",
     "bad_cards",
     "unsupported_version",
+    "chat_empty",
+    "chat_too_long",
 )
 """The codes :func:`parse_client_message` refuses a message with."""
 
@@ -261,12 +280,18 @@ def error_message(code: str, message: str, ref: int | str | None = None) -> dict
 
 
 def parse_client_message(raw: str | bytes) -> Any:
-    """Read one client message; the only place client JSON is read.
+    """Read one client message; the only place a table's client JSON is read.
 
-    Returns one of the :data:`ClientMessage` models; raises :class:`ProtocolError` with code
-    ``too_large``, ``bad_json``, ``not_an_object``, ``missing_type``, ``unknown_type``,
-    ``bad_field``, ``bad_cards`` or ``unsupported_version``, and never anything else.
+    Returns one of the :data:`ClientMessage` models; raises :class:`ProtocolError` with one of
+    the :data:`PARSE_ERRORS` codes, and never anything else.
     """
+    return parse_message(raw, CLIENT_TYPES, client_adapter())
+
+
+def parse_message(raw: str | bytes, types: tuple[str, ...], adapter: TypeAdapter[Any]) -> Any:
+    """Read one message of a WebSocket protocol whose ``types`` ``adapter`` validates (the
+    table's, or the lobby's: :mod:`.lobby_protocol`); a ``hello`` must name this
+    :data:`PROTOCOL_VERSION`."""
     if isinstance(raw, str):
         if len(raw) > MAX_MESSAGE_BYTES:
             raise ProtocolError("too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes")
@@ -299,20 +324,18 @@ def parse_client_message(raw: str | bytes) -> Any:
     kind = data.get("type")
     if kind is None:
         raise ProtocolError("missing_type", 'a message needs a "type"', ref)
-    if not isinstance(kind, str) or kind not in CLIENT_TYPES:
+    if not isinstance(kind, str) or kind not in types:
         shown = repr(kind)[:40]
         raise ProtocolError(
-            "unknown_type",
-            f"unknown message type {shown}; known: {', '.join(CLIENT_TYPES)}",
-            ref,
+            "unknown_type", f"unknown message type {shown}; known: {', '.join(types)}", ref
         )
     try:
-        message = client_adapter().validate_python(data)
+        message = adapter.validate_python(data)
     except ValidationError as exc:
         raise _field_error(exc, ref) from None
     except RecursionError:
         raise ProtocolError("bad_field", "a field is nested too deeply", ref) from None
-    if isinstance(message, Hello) and message.protocol != PROTOCOL_VERSION:
+    if kind == "hello" and message.protocol != PROTOCOL_VERSION:
         raise ProtocolError(
             "unsupported_version",
             f"this server speaks protocol {PROTOCOL_VERSION}, not {message.protocol}",
@@ -342,6 +365,8 @@ def _field_error(exc: ValidationError, ref: int | str | None) -> ProtocolError:
     if error["type"] == "extra_forbidden":
         text = "unknown field"
     code = "bad_cards" if loc[0] == "cards" and error["type"] == "value_error" else "bad_field"
+    if error["type"] in ("chat_empty", "chat_too_long"):
+        code = error["type"]
     return ProtocolError(code, f"{where}: {text}", ref)
 
 
@@ -349,43 +374,6 @@ def _field_error(exc: ValidationError, ref: int | str | None) -> ProtocolError:
 def client_adapter() -> TypeAdapter[Any]:
     """A pydantic validator for client messages (:func:`parse_client_message` uses it)."""
     return TypeAdapter(ClientMessage)
-
-
-# --- flood control ------------------------------------------------------------------------------
-@dataclass
-class RateLimit:
-    """How many messages a connection may send: a token bucket, and a flood verdict.
-
-    ``allow(now)`` takes a token (``rate`` a second, up to ``burst`` saved); a message refused
-    gets an ``error`` (``rate_limited``) and changes nothing. A client that keeps sending past
-    its refusals — more than ``flood_strikes`` of them, forgiven one a second — is
-    :attr:`flooding`, and the connection is closed.
-    """
-
-    rate: float = 10.0
-    burst: float = 20.0
-    flood_strikes: float = 20.0
-    _tokens: float = field(default=-1.0, repr=False)
-    _strikes: float = field(default=0.0, repr=False)
-    _last: float | None = field(default=None, repr=False)
-
-    def allow(self, now: float) -> bool:
-        if self._last is None:
-            self._tokens = self.burst
-        else:
-            elapsed = max(0.0, now - self._last)
-            self._tokens = min(self.burst, self._tokens + elapsed * self.rate)
-            self._strikes = max(0.0, self._strikes - elapsed)
-        self._last = now
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
-            return True
-        self._strikes += 1.0
-        return False
-
-    @property
-    def flooding(self) -> bool:
-        return self._strikes > self.flood_strikes
 
 
 # --- server → client -----------------------------------------------------------------------------
@@ -543,12 +531,21 @@ class SettlementMessage(_Numbered):
     """``tienlen.money.settlement.Settlement.to_dict()``: deltas, items, fee…"""
 
 
-class ChatMessage(_Numbered):
-    type: Literal["chat"]
+@with_config(_CLOSED)
+class ChatLine(TypedDict):
+    """A line of chat."""
+
     user: str
     name: str
     seat: int | None
+    """The speaker's table seat, when seated (always null in the lobby)."""
     text: str
+    at: float
+    """When it was said, in seconds since 1970 (server clock)."""
+
+
+class ChatMessage(_Numbered, ChatLine):
+    type: Literal["chat"]
 
 
 @with_config(_CLOSED)
@@ -572,6 +569,8 @@ class StateMessage(TypedDict):
     table: TableInfo
     commitment: CommitmentInfo | None
     game: GameState | None
+    chat: list[ChatLine]
+    """The table's recent chat, oldest first (the last 50 lines)."""
 
 
 @with_config(_CLOSED)

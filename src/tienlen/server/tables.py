@@ -39,6 +39,7 @@ from ..engine.views import PublicLog
 from ..money.settlement import Settlement, settle
 from . import table_protocol as P
 from .botpool import BotAnswer, BotRunner
+from .chat import ChatChannel, ChatHub
 from .dealing import PendingDeal
 from .journal import Journal
 from .recipients import Member, Recipients, Send, View
@@ -76,6 +77,8 @@ class LiveTable:
         balance_of: BalanceOf | None = None,
         journal: Journal | None = None,
         bot_user: BotUser | None = None,
+        chat: ChatChannel | None = None,
+        on_table: Callable[[dict[str, Any]], None] | None = None,
         executor: Executor | None = None,
         clock: TableClock | None = None,
         seed: int | None = None,
@@ -94,6 +97,8 @@ class LiveTable:
         self.journal = journal
         """Told of each deal and action as it happens (the lobby stores them)."""
         self._bot_user = bot_user
+        self.chat = chat or ChatHub().channel(f"table:{table_id}")
+        self._on_table = on_table  # the lobby's live list of tables
         self._rng = random.Random(seed)
         self._dealer = dealer  # Game.new's signature; tests deal chosen hands
         self._server_seeds = server_seeds  # the CSPRNG; tests draw reproducible seeds
@@ -270,10 +275,8 @@ class LiveTable:
         elif isinstance(message, P.ClientSeed):
             self._client_seed(user, message.seed_bytes)
         elif isinstance(message, P.Chat):
-            chat = {"type": "chat", "user": user, "name": member.name}
-            self.recipients.broadcast(
-                chat | {"seat": self.seats.seat_of(user), "text": message.text}
-            )
+            seat = self.seats.seat_of(user)
+            self.recipients.broadcast(self.chat.say(user, member.name, message.text, seat))
         elif isinstance(message, P.AddBot):
             await self.place_bot(message.seat, message.level, by=user)
         elif isinstance(message, P.RemoveBot):
@@ -383,6 +386,8 @@ class LiveTable:
         if info != self._last_table:
             self._last_table = info
             self.recipients.broadcast({"type": "table", **info})
+            if self._on_table is not None:
+                self._on_table(info)
 
     async def _maybe_start(self, force: bool = False) -> None:
         """Deal when at least two are ready, a person among them: at once when every seat is
@@ -629,4 +634,5 @@ class LiveTable:
             "table": self.table_info(),
             "commitment": None if self._pending is None else self._pending.commitment,
             "game": game_state,
+            "chat": self.chat.recent(),
         }

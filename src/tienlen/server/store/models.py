@@ -21,6 +21,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Text,
     UniqueConstraint,
     text,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "AccountLink",
     "AuditEntry",
     "Base",
+    "ChatMessage",
     "Entry",
     "GameAction",
     "GamePlayer",
@@ -373,3 +375,21 @@ class AuditEntry(Base):
     reason: Mapped[str] = mapped_column(String(500))
     details: Mapped[dict[str, object]] = mapped_column(JSON)
     """The sanction or report concerned, durations, evidence."""
+
+
+class ChatMessage(Base):
+    """A line of chat, kept as it was said: in the lobby (``channel`` ``lobby``) or at a
+    table (``table:<id>``), with the speaker's nickname at the time. Written in batches by
+    ``server/chat.py``; the conduct rules (moderation, sanctions) read them."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (Index("ix_chat_messages_channel_id", "channel", "id"),)
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    channel: Mapped[str] = mapped_column(String(64))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    nickname: Mapped[str] = mapped_column(String(NICKNAME_MAX))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    """The speaker's table seat, when seated."""
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)

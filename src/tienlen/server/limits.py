@@ -1,0 +1,154 @@
+"""Rate limits: a connection's token bucket, sliding windows per key, and log-in lockouts.
+
+All of them live in memory and take the time as seconds (the caller's clock), so tests move
+time by hand. A limit of 0 turns a window or a lockout off (tests and benchmarks raise or
+disable them through the settings, docs/SERVER.md).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from .settings import Settings
+
+__all__ = ["AccountGuards", "Lockout", "RateLimit", "Window"]
+
+MAX_KEYS = 100_000
+"""Keys a window or lockout remembers before it forgets the stale ones (bounds memory against
+someone sending from many addresses or trying many nicknames)."""
+
+
+@dataclass
+class RateLimit:
+    """How many messages a connection may send: a token bucket, and a flood verdict.
+
+    ``allow(now)`` takes a token (``rate`` a second, up to ``burst`` saved); a message refused
+    gets an ``error`` (``rate_limited``) and changes nothing. A client that keeps sending past
+    its refusals — more than ``flood_strikes`` of them, forgiven one a second — is
+    :attr:`flooding`, and the connection is closed.
+    """
+
+    rate: float = 10.0
+    burst: float = 20.0
+    flood_strikes: float = 20.0
+    _tokens: float = field(default=-1.0, repr=False)
+    _strikes: float = field(default=0.0, repr=False)
+    _last: float | None = field(default=None, repr=False)
+
+    def allow(self, now: float) -> bool:
+        if self._last is None:
+            self._tokens = self.burst
+        else:
+            elapsed = max(0.0, now - self._last)
+            self._tokens = min(self.burst, self._tokens + elapsed * self.rate)
+            self._strikes = max(0.0, self._strikes - elapsed)
+        self._last = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        self._strikes += 1.0
+        return False
+
+    @property
+    def flooding(self) -> bool:
+        return self._strikes > self.flood_strikes
+
+
+class Window:
+    """At most ``limit`` events per key in any ``seconds`` (a sliding window); 0 means no
+    limit. :meth:`hit` counts an event when allowed and says how long to wait when not."""
+
+    def __init__(self, limit: int, seconds: float) -> None:
+        self.limit = limit
+        self.seconds = seconds
+        self._hits: dict[str, deque[float]] = {}
+
+    def wait(self, key: str, now: float) -> float:
+        """Seconds until ``key`` may act again (0: now), counting nothing."""
+        if self.limit <= 0:
+            return 0.0
+        hits = self._hits.get(key)
+        if hits is None:
+            return 0.0
+        while hits and hits[0] <= now - self.seconds:
+            hits.popleft()
+        if len(hits) < self.limit:
+            return 0.0
+        return hits[0] + self.seconds - now
+
+    def hit(self, key: str, now: float) -> float:
+        """Count an event of ``key`` if allowed (returns 0), else the seconds to wait."""
+        wait = self.wait(key, now)
+        if wait > 0 or self.limit <= 0:
+            return wait
+        if len(self._hits) >= MAX_KEYS:
+            self._forget(now)
+        self._hits.setdefault(key, deque()).append(now)
+        return 0.0
+
+    def _forget(self, now: float) -> None:
+        stale = [k for k, hits in self._hits.items() if not hits or hits[-1] <= now - self.seconds]
+        for key in stale:
+            del self._hits[key]
+
+
+class Lockout:
+    """``failures`` failed attempts on a key within ``seconds`` lock it for ``seconds`` after
+    the last of them; a success clears the key. ``failures`` 0 never locks."""
+
+    def __init__(self, failures: int, seconds: float) -> None:
+        self.failures = failures
+        self.seconds = seconds
+        self._failed: dict[str, deque[float]] = {}
+
+    def locked_until(self, key: str, now: float) -> float | None:
+        """When the key's lock ends, if it is locked now."""
+        failed = self._failed.get(key)
+        if self.failures <= 0 or failed is None or len(failed) < self.failures:
+            return None
+        until = failed[-1] + self.seconds
+        if until <= now:
+            del self._failed[key]
+            return None
+        return until
+
+    def fail(self, key: str, now: float) -> float | None:
+        """Count a failure; returns when the key is now locked until, if it is."""
+        if self.failures <= 0:
+            return None
+        if len(self._failed) >= MAX_KEYS:
+            self._forget(now)
+        failed = self._failed.setdefault(key, deque(maxlen=self.failures))
+        while failed and failed[0] <= now - self.seconds:
+            failed.popleft()
+        failed.append(now)
+        return self.locked_until(key, now)
+
+    def clear(self, key: str) -> None:
+        self._failed.pop(key, None)
+
+    def _forget(self, now: float) -> None:
+        stale = [k for k, f in self._failed.items() if not f or f[-1] <= now - self.seconds]
+        for key in stale:
+            del self._failed[key]
+
+
+@dataclass(frozen=True)
+class AccountGuards:
+    """The abuse limits of the account routes (docs/SERVER.md, "Abuse limits")."""
+
+    signups: Window
+    """New accounts and guests per client address."""
+    logins: Window
+    """Log-in attempts per client address."""
+    lockout: Lockout
+    """Failed log-ins per nickname key."""
+
+    @classmethod
+    def of(cls, settings: Settings) -> AccountGuards:
+        return cls(
+            Window(settings.signup_limit, 60.0 * settings.signup_window_minutes),
+            Window(settings.login_limit, 60.0 * settings.login_window_minutes),
+            Lockout(settings.login_lockout_failures, 60.0 * settings.login_lockout_minutes),
+        )
