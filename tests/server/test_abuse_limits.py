@@ -1,0 +1,114 @@
+"""Abuse limits of the account routes, through the real server on a moving clock: sign-ups
+per address, log-ins per address, and the lockout of a nickname after failed log-ins; and the
+limit classes themselves."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+
+import httpx
+
+from tienlen.server.limits import Lockout, Window
+
+from .conftest import START, FakeClock, LiveServer, make_settings
+from .helpers import snapshot
+
+PASSWORD = "mật khẩu dài"
+
+
+def _code(r: httpx.Response) -> str:
+    code: str = r.json()["error"]["code"] if r.status_code >= 400 else "ok"
+    return code
+
+
+def test_a_nickname_is_locked_after_failed_log_ins_until_the_time_it_names(
+    serve: Callable[..., LiveServer], tmp_path: Path, db_url: str, clock: FakeClock
+) -> None:
+    live = serve(
+        make_settings(tmp_path, db_url, login_lockout_failures=3, login_lockout_minutes=15)
+    )
+    client = live.client()
+    r = client.post("/api/register", json={"nickname": "Lan Anh", "password": PASSWORD})
+    assert r.status_code == 201
+    wrong = {"nickname": "Lan Anh", "password": "not the password"}
+    right = {"nickname": "lan_anh", "password": PASSWORD}  # the same key
+
+    answers = [client.post("/api/login", json=wrong) for _ in range(3)]
+    assert [_code(r) for r in answers] == ["bad_credentials"] * 3
+    until = (START + timedelta(minutes=15)).isoformat()
+    assert f"locked until {until}" in answers[-1].json()["error"]["message"]
+    before = snapshot(db_url)
+    r = client.post("/api/login", json=right)  # the right password too is refused now
+    assert (r.status_code, _code(r)) == (429, "login_locked")
+    assert until in r.json()["error"]["message"]
+    assert snapshot(db_url) == before
+    assert _code(client.post("/api/login", json={"nickname": "Đức", "password": "x"})) == (
+        "bad_credentials"  # other nicknames are not locked
+    )
+
+    clock.advance(minutes=14, seconds=59)
+    assert _code(client.post("/api/login", json=right)) == "login_locked"
+    clock.advance(seconds=1)
+    assert _code(client.post("/api/login", json=right)) == "ok"
+    # A success clears the count: two more failures do not lock it.
+    for _ in range(2):
+        assert _code(client.post("/api/login", json=wrong)) == "bad_credentials"
+    assert _code(client.post("/api/login", json=right)) == "ok"
+
+
+def test_sign_ups_and_log_ins_are_limited_per_address(
+    serve: Callable[..., LiveServer], tmp_path: Path, db_url: str, clock: FakeClock
+) -> None:
+    settings = make_settings(
+        tmp_path, db_url, signup_limit=3, signup_window_minutes=60, login_limit=4
+    )
+    live = serve(settings)
+    guest = live.client()
+    assert guest.post("/api/guest").status_code == 201
+    register = live.client().post("/api/register", json={"nickname": "An", "password": "x"})
+    assert _code(register) == "bad_nickname"  # refused, but it counted
+    assert live.client().post("/api/guest").status_code == 201
+    before = snapshot(db_url)
+    for r in (
+        live.client().post("/api/guest"),
+        live.client().post("/api/register", json={"nickname": "Bình", "password": PASSWORD}),
+    ):
+        assert (r.status_code, _code(r)) == (429, "too_many_signups")
+        assert (START + timedelta(minutes=60)).isoformat() in r.json()["error"]["message"]
+    assert snapshot(db_url) == before
+    assert guest.post("/api/guest").status_code == 200  # a returning guest is no sign-up
+
+    logins = [live.client().post("/api/login", json={"nickname": "Ai", "password": "x" * 8})]
+    logins += [live.client().post("/api/login", json={"nickname": "Ai", "password": "y" * 8})]
+    logins += [live.client().post("/api/login", json={"nickname": "Ai", "password": "z" * 8})]
+    logins += [live.client().post("/api/login", json={"nickname": "Ba", "password": "z" * 8})]
+    assert [_code(r) for r in logins] == ["bad_credentials"] * 4
+    r = live.client().post("/api/login", json={"nickname": "Ba", "password": "z" * 8})
+    assert (r.status_code, _code(r)) == (429, "too_many_logins")
+
+    clock.advance(minutes=60)
+    assert live.client().post("/api/guest").status_code == 201
+
+
+def test_a_window_counts_per_key_and_forgets_with_time() -> None:
+    window = Window(2, 10.0)
+    assert [window.hit("a", 0.0), window.hit("a", 1.0)] == [0.0, 0.0]
+    assert window.hit("a", 2.0) == 8.0  # the first hit leaves the window at 10
+    assert window.hit("b", 2.0) == 0.0
+    assert window.hit("a", 10.0) == 0.0 and window.hit("a", 10.5) == 0.5
+    unlimited = Window(0, 10.0)
+    assert all(unlimited.hit("a", 0.0) == 0.0 for _ in range(100))
+
+
+def test_a_lockout_needs_its_failures_within_its_time() -> None:
+    lockout = Lockout(3, 60.0)
+    assert lockout.fail("k", 0.0) is None and lockout.fail("k", 30.0) is None
+    assert lockout.fail("k", 61.0) is None  # the first failure is out of the window
+    assert lockout.fail("k", 62.0) == 122.0
+    assert lockout.locked_until("k", 121.0) == 122.0
+    assert lockout.locked_until("k", 122.0) is None
+    assert lockout.fail("k", 123.0) is None  # the lock's failures are forgotten
+    lockout.clear("k")
+    assert Lockout(0, 60.0).fail("k", 0.0) is None
