@@ -185,9 +185,9 @@ def test_the_lobby_socket_lists_tables_live_and_carries_the_lobby_chat(
             await _send(lobby, type="chat", text="ai vào bàn 1000 không?", ref=7)
             seen["chat"] = await _next(own, "chat", lobby=True)
             assert (await _next(lobby, "ack", lobby=True))["ref"] == 7
-            live = app.state.lobby.tables[table].live
+            lobby_table = app.state.lobby.tables[table]
             done = asyncio.run_coroutine_threadsafe(
-                app.state.lobby.remove(table), live._task.get_loop()
+                app.state.lobby.close_table(lobby_table), lobby_table.live._task.get_loop()
             )
             await asyncio.wrap_future(done)
             seen["closed"] = await _next(lobby, "table_closed", lobby=True)
