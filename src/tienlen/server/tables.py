@@ -465,7 +465,8 @@ class LiveTable:
             self.journal.on_deal(self.game_no, self.lineup, self.game)
 
     async def _finish_game(self) -> None:
-        """Settle the game, tell everyone, hand the record to ``on_game_over``, then rest."""
+        """Settle the game, hand the record to ``on_game_over`` (the lobby writes the ledger),
+        then tell everyone and rest: a client that reads its balance on ``settlement`` sees it."""
         game, lineup = self.game, self.lineup
         assert game is not None and lineup is not None
         self._alarms.cancel_kinds("turn", "chop")
@@ -474,9 +475,15 @@ class LiveTable:
         self._offer_timers.clear()
         self.phase = "waiting"
         self._previous = (game, list(lineup.users))
-        self._rest_until = self.clock.now() + self.config.between_games_s
-        self._alarms.set(("rest",), self._rest_until)
         result = settle(game, self.bet, lineup.balances, self.fee_bp)
+        record = lineup.record(game, self.bet, self.fee_bp, table=self.table_id, game=self.game_no)
+        if self._on_game_over is not None:
+            try:
+                done = self._on_game_over(record, result)
+                if inspect.isawaitable(done):
+                    await done
+            except Exception:
+                logger.exception("table %s: on_game_over failed", self.table_id)
         self.recipients.broadcast(
             {
                 "type": "settlement",
@@ -486,14 +493,8 @@ class LiveTable:
                 "settlement": result.to_dict(),
             }
         )
-        record = lineup.record(game, self.bet, self.fee_bp, table=self.table_id, game=self.game_no)
-        if self._on_game_over is not None:
-            try:
-                done = self._on_game_over(record, result)
-                if inspect.isawaitable(done):
-                    await done
-            except Exception:
-                logger.exception("table %s: on_game_over failed", self.table_id)
+        self._rest_until = self.clock.now() + self.config.between_games_s
+        self._alarms.set(("rest",), self._rest_until)
 
     # --- timers and bots --------------------------------------------------------------------------
     def _schedule(self) -> None:
