@@ -23,6 +23,7 @@ from .chat import LOBBY, ChatHub
 from .clock import Clock, system_clock
 from .errors import BodyLimit, install_handlers
 from .limits import AccountGuards
+from .page import mount_page
 from .seating import TableConfig
 from .settings import Settings, load_secret_key
 from .store.db import make_engine, make_sessions, migrate
@@ -131,4 +132,5 @@ def create_app(
     app.include_router(play_now_router)
     app.include_router(ws_router)
     app.include_router(lobby_socket_router)
+    mount_page(app, config.web_dir)
     return app

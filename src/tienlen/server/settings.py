@@ -88,6 +88,11 @@ class Settings(BaseSettings):
         ge=4096,
         description="Largest WebSocket frame a table accepts; a bigger one closes the socket.",
     )
+    web_dir: Path | None = Field(
+        default=None,
+        description="Folder of the built web page served at /; unset means the one `web/` "
+        "builds into (src/tienlen/server/static).",
+    )
     ws_queue: int = Field(
         default=1024,
         ge=16,

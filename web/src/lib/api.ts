@@ -1,0 +1,72 @@
+// The REST API (docs/SERVER.md), typed by the models generated from docs/schemas/rest.json.
+// Every failure becomes an ApiError with the server's code and message.
+
+import type {
+  Credentials,
+  ErrorResponse,
+  Leaderboard,
+  NewTable,
+  Profile,
+  RoomInfo,
+  TableList,
+  TableSummary,
+} from "../generated/rest";
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function isErrorResponse(body: unknown): body is ErrorResponse {
+  return (
+    typeof body === "object" &&
+    body !== null &&
+    "error" in body &&
+    typeof (body as ErrorResponse).error?.code === "string"
+  );
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+    });
+  } catch {
+    throw new ApiError("network", "could not reach the server: check the connection and try again");
+  }
+  let data: unknown = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    if (isErrorResponse(data)) throw new ApiError(data.error.code, data.error.message);
+    throw new ApiError("internal_error", `the server answered ${response.status}`);
+  }
+  return data as T;
+}
+
+export const api = {
+  me: () => call<Profile>("GET", "/api/me"),
+  guest: () => call<Profile>("POST", "/api/guest"),
+  login: (c: Credentials) => call<Profile>("POST", "/api/login", c),
+  register: (c: Credentials) => call<Profile>("POST", "/api/register", c),
+  upgrade: (c: Credentials) => call<Profile>("POST", "/api/upgrade", c),
+  logout: () => call<{ ok: true }>("POST", "/api/logout"),
+  rooms: () => call<RoomInfo[]>("GET", "/api/rooms"),
+  tables: (invite?: string) =>
+    call<TableList>("GET", "/api/tables" + (invite ? `?invite=${encodeURIComponent(invite)}` : "")),
+  createTable: (t: NewTable) => call<TableSummary>("POST", "/api/tables", t),
+  /** One table in the cheapest room with 3 bots (when the server offers it). */
+  playNow: () => call<TableSummary>("POST", "/api/play-now"),
+  leaderboard: (by: "dkn" | "chips") => call<Leaderboard>("GET", `/api/leaderboard?by=${by}&limit=20`),
+};

@@ -1,0 +1,83 @@
+// What every part of the page shares: the player's profile, the language, the route and the
+// messages shown to the person (errors as sentences).
+
+import type { Profile } from "../generated/rest";
+import { ApiError } from "./api";
+import { errorText, LANG_KEY, storedLang, t as translate, type Key, type Lang } from "./i18n";
+
+function storage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+export interface Notice {
+  id: number;
+  text: string;
+  kind: "error" | "info";
+}
+
+export interface Route {
+  page: "home" | "table";
+  table?: string;
+  invite?: string;
+}
+
+export function parseRoute(hash: string): Route {
+  const m = /^#\/t\/([A-Za-z0-9_-]+)(?:\/([A-Za-z0-9_-]+))?$/.exec(hash);
+  return m ? { page: "table", table: m[1], invite: m[2] } : { page: "home" };
+}
+
+class Session {
+  profile = $state<Profile | null>(null);
+  checked = $state(false);
+  lang = $state<Lang>(storedLang(storage()));
+  route = $state<Route>(parseRoute(location.hash));
+  notices = $state<Notice[]>([]);
+  /** Tables this page opened or joined to play: sit down and be ready on arrival. */
+  playAt = new Set<string>();
+  /** Bots this page means to seat at a table it opened (as its owner). */
+  botsWanted = new Map<string, number>();
+  private ids = 0;
+
+  t = (key: Key, params: Record<string, string | number> = {}): string => translate(this.lang, key, params);
+
+  setLang(lang: Lang): void {
+    this.lang = lang;
+    storage()?.setItem(LANG_KEY, lang);
+    document.documentElement.lang = lang;
+  }
+
+  notify(text: string, kind: Notice["kind"] = "error"): void {
+    const id = ++this.ids;
+    this.notices = [...this.notices, { id, text, kind }].slice(-4);
+    setTimeout(() => this.dismiss(id), kind === "error" ? 8000 : 4000);
+  }
+
+  dismiss(id: number): void {
+    this.notices = this.notices.filter((n) => n.id !== id);
+  }
+
+  /** Show a failure as a sentence. */
+  fail(error: unknown): void {
+    if (error instanceof ApiError) this.notify(errorText(this.lang, error.code, error.message));
+    else this.notify(errorText(this.lang, "internal_error", String(error)));
+  }
+
+  serverError(code: string, message: string): void {
+    this.notify(errorText(this.lang, code, message));
+  }
+
+  go(route: Route): void {
+    location.hash = route.page === "table" ? `#/t/${route.table}${route.invite ? "/" + route.invite : ""}` : "#/";
+  }
+}
+
+export const session = new Session();
+
+window.addEventListener("hashchange", () => {
+  session.route = parseRoute(location.hash);
+});
+document.documentElement.lang = session.lang;
