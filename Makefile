@@ -8,7 +8,15 @@ STAMP := $(VENV)/.installed
 COMPILED := $(VENV)/.compiled
 ENGINE_SOURCES := $(wildcard src/tienlen/engine/*.py) setup.py
 
-.PHONY: run test lint typecheck bench clean
+# The browser client (web/, docs/WEB.md): Node and npm from the machine, packages from
+# web/package-lock.json; built into the Python package, where `tienlen serve` serves it at /.
+NODE_STAMP := web/node_modules/.installed
+PAGE := src/tienlen/server/static/index.html
+WEB_SOURCES := $(shell find web/src web/public web/scripts -type f -not -path 'web/src/generated/*' 2>/dev/null) \
+	web/index.html web/vite.config.ts web/svelte.config.js web/tsconfig.json $(wildcard docs/schemas/*.json)
+CHROMIUM := /usr/bin/chromium
+
+.PHONY: run test lint typecheck web-check chromium bench clean
 
 # Dependencies first (the engine left pure), then the engine compiled in place by the venv's own
 # mypy and setuptools: one compile, redone alone when an engine source changes.
@@ -25,14 +33,33 @@ $(COMPILED): $(STAMP) $(ENGINE_SOURCES)
 	print('tienlen engine:', 'pure Python' if g.__file__.endswith('.py') else 'compiled by mypyc')"
 	touch $(COMPILED)
 
-## run: a game against three bots in the terminal, under the thapthanh preset (embedded defaults).
-run: $(COMPILED)
-	$(BIN)/tienlen play
+$(NODE_STAMP): web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+	touch $(NODE_STAMP)
 
-## test: lint, format check, type check, then the whole test suite twice: on the pure Python
-## engine with coverage, and on the engine as installed (compiled by mypyc where it could be).
-test: $(COMPILED) lint typecheck
-	TIENLEN_PURE=1 $(BIN)/pytest --cov --cov-report=term
+# Types generated from docs/schemas and checked (svelte-check) before Vite builds the page.
+$(PAGE): $(NODE_STAMP) $(WEB_SOURCES)
+	cd web && npm run build
+
+## run: build the page, then the server on http://127.0.0.1:8000 with SQLite in ./data: open
+## the address it prints and play (as a guest: no sign-up). `tienlen play` plays in a terminal.
+run: $(COMPILED) $(PAGE)
+	$(BIN)/tienlen serve
+
+## web-check: the client's type check (types generated from docs/schemas) and its unit tests.
+web-check: $(NODE_STAMP)
+	cd web && npm run check && npm test
+
+# The browser tests drive Debian's Chromium (never a downloaded browser).
+chromium:
+	@test -x $(CHROMIUM) || (apt-get update -qq && apt-get install -y -qq chromium)
+
+## test: lint, format check, type check, the web client's type check and unit tests, then the
+## whole test suite twice: on the pure Python engine with coverage, and on the engine as
+## installed (compiled by mypyc where it could be); the browser tests (tests/web: Playwright
+## driving Debian's Chromium, installed here when missing) run once, in the second.
+test: $(COMPILED) lint typecheck web-check $(PAGE) chromium
+	TIENLEN_PURE=1 $(BIN)/pytest --cov --cov-report=term --ignore=tests/web
 	$(BIN)/pytest
 
 lint: $(STAMP)
@@ -46,5 +73,6 @@ bench: $(COMPILED)
 	$(BIN)/python benchmarks/engine_speed.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage build
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage build test-output
+	rm -rf web/node_modules web/src/generated src/tienlen/server/static
 	find src \( -name '*.so' -o -name '*.pyd' \) -delete

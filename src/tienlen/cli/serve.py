@@ -61,7 +61,7 @@ def serve_cmd(
     data_dir: DataDir = None,
     database_url: DatabaseUrl = None,
 ) -> None:
-    """Run the game server (HTTP API under /api) until Ctrl-C.
+    """Run the game server (the web page at /, the HTTP API under /api) until Ctrl-C.
 
     With no settings it keeps everything in ./data: a SQLite database and a secret key, both
     made on first start. The API is described by its OpenAPI schema at /api/openapi.json.
@@ -70,10 +70,15 @@ def serve_cmd(
     import uvicorn
 
     from ..server.app import create_app
+    from ..server.page import page_folder
     from ..server.store.db import redacted
 
     address = f"http://{settings.host}:{settings.port}"
     typer.echo(f"Tiến Lên server on {address}  (API schema: {address}/api/openapi.json)")
+    if page_folder(settings.web_dir) is None:
+        typer.echo("the web page is not built: `make run` builds it (see docs/WEB.md)")
+    else:
+        typer.echo(f"open {address}/ in a browser to play")
     typer.echo(
         f"data folder: {settings.data_dir.resolve()}; "
         f"database: {redacted(settings.resolved_database_url)}"

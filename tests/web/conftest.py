@@ -1,0 +1,113 @@
+"""Fixtures for the browser tests: the real server with the built page, and Debian's Chromium
+driven by Playwright for Python (never a downloaded browser).
+
+The page must be built (``make test`` builds it; so does ``npm run build`` in ``web/``) and
+``/usr/bin/chromium`` installed (``make test`` runs ``apt-get install -y chromium`` when it is
+missing). Without them these tests are skipped with the reason, except under CI (``CI`` set),
+where they fail. Screenshots go to ``test-output/web/`` (gitignored) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from tienlen.server.app import create_app
+from tienlen.server.page import BUILT_PAGE
+from tienlen.server.seating import TableConfig
+from tienlen.server.settings import Settings
+
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "web"
+
+
+def _missing(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(reason + " (CI is set, so the browser tests must run)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def _no_tienlen_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in list(os.environ):
+        if name.startswith("TIENLEN_"):
+            monkeypatch.delenv(name)
+
+
+class PageServer:
+    """``tienlen serve``'s app under uvicorn on a free 127.0.0.1 port, in a thread, on a fresh
+    SQLite database, with quick table clocks (the turn timers are the tables' own)."""
+
+    def __init__(self, data_dir: Path) -> None:
+        settings = Settings.model_validate(
+            {
+                "data_dir": data_dir,
+                "argon2_time_cost": 1,
+                "argon2_memory_kib": 1024,
+                "argon2_parallelism": 1,
+            }
+        )
+        config = TableConfig(start_wait_s=1.0, between_games_s=2.0, seed_window_s=1.0)
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        app = create_app(settings, table_config=config)
+        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [sock]}, daemon=True
+        )
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+
+
+@pytest.fixture(scope="session")
+def page_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PageServer]:
+    if not (BUILT_PAGE / "index.html").is_file():
+        _missing(f"the page is not built in {BUILT_PAGE}: run npm ci && npm run build in web/")
+    server = PageServer(tmp_path_factory.mktemp("web-data"))
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        _missing(f"{CHROMIUM} is missing: apt-get install -y chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright for Python is not installed (pip install -e '.[dev]')")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM))
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def shots(request: pytest.FixtureRequest) -> Any:
+    """``shots(page, "name")`` saves a full-page screenshot under test-output/web/."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page: Any, name: str) -> Path:
+        path = SHOTS / f"{request.node.name}-{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

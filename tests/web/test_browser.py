@@ -1,0 +1,180 @@
+"""The page end to end: people playing through Chromium against the real server, using only
+what the page shows (no API calls from the test)."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from .conftest import PageServer
+
+PHONE = {"width": 375, "height": 812}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def guest(browser: Any, server: PageServer, viewport: dict[str, int]) -> Page:
+    """A new person opens the page and plays as a guest: one click."""
+    page: Page = browser.new_context(viewport=viewport).new_page()
+    page.goto(server.url + "/")
+    page.get_by_test_id("guest").click()
+    expect(page.get_by_test_id("play-now")).to_be_visible()
+    expect(page.get_by_test_id("balance")).to_contain_text("100")
+    return page
+
+
+def errors_shown(page: Page) -> list[str]:
+    return [t.strip() for t in page.get_by_role("alert").all_inner_texts()]
+
+
+def act(page: Page) -> bool:
+    """One move through the page, if it is this player's to make: decline a chop offer,
+    else take the hint and play it, else pass. Waits until the table answers."""
+    felt = page.get_by_test_id("felt")
+    seq = felt.get_attribute("data-seq")
+    if page.get_by_test_id("chop-prompt").is_visible():
+        page.get_by_test_id("chop-prompt").get_by_role("button").click()
+        return True
+    play, hint, pass_ = (page.get_by_test_id(n) for n in ("play", "hint", "pass"))
+    if hint.count() and hint.is_enabled():
+        hint.click()
+        if play.is_enabled():
+            play.click()
+        elif pass_.is_enabled():
+            pass_.click()
+        else:
+            return False
+    elif pass_.count() and pass_.is_enabled():
+        pass_.click()
+    else:
+        return False
+    page.wait_for_function(
+        "seq => document.querySelector('[data-testid=felt]')?.dataset.seq !== seq", arg=seq
+    )
+    return True
+
+
+def play_until_settled(pages: list[Page], game: int, deadline_s: float = 120) -> None:
+    deadline = time.monotonic() + deadline_s
+    while time.monotonic() < deadline:
+        settled = all(
+            p.get_by_test_id("settlement").is_visible()
+            and f" {game}" in p.get_by_test_id("settlement").locator("h2").inner_text()
+            for p in pages
+        )
+        if settled:
+            return
+        if not any(act(p) for p in pages):
+            time.sleep(0.1)
+    raise AssertionError(f"game {game} was not settled within {deadline_s} s")
+
+
+def test_two_guests_open_a_table_and_play_whole_games(
+    browser: Any, page_server: PageServer, shots: Any
+) -> None:
+    owner = guest(browser, page_server, DESKTOP)
+    shots(owner, "lobby")
+    form = owner.get_by_test_id("create-form")
+    form.locator("select[name=seats]").select_option("2")
+    form.locator("select[name=turn]").select_option("20")
+    owner.get_by_test_id("create").click()
+    expect(owner).to_have_url(re.compile(r"#/t/t[0-9a-f]+$"))
+    expect(owner.get_by_test_id("seat-0")).to_contain_text("bạn")
+
+    phone = guest(browser, page_server, PHONE)
+    phone.get_by_test_id("table-row").first.get_by_role("button").click()
+    expect(phone.get_by_test_id("felt")).to_have_attribute("data-game", "1", timeout=20_000)
+    expect(owner.get_by_test_id("felt")).to_have_attribute("data-game", "1")
+    shots(phone, "dealt-phone")
+    shots(owner, "dealt-desktop")
+
+    # The phone: 13 cards within 375 px, nothing wider than the screen, big enough buttons.
+    cards = phone.locator(".hand-card")
+    expect(cards).to_have_count(13)
+    for box in (cards.nth(i).bounding_box() for i in range(13)):
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    play_box = phone.get_by_test_id("play").bounding_box()
+    assert play_box is not None and play_box["height"] >= 44
+
+    # An illegal selection cannot be played: the lowest and the highest card never go together.
+    leader = owner if owner.get_by_test_id("hint").is_enabled() else phone
+    hand = leader.locator(".hand-card")
+    hand.first.click(position={"x": 6, "y": 30})  # its uncovered edge, as a person would
+    hand.last.click()
+    expect(leader.get_by_test_id("play")).to_be_disabled()
+    expect(leader.get_by_test_id("illegal")).to_be_visible()
+    shots(leader, "illegal-selection")
+    leader.get_by_test_id("hint").click()
+    expect(leader.get_by_test_id("play")).to_be_enabled()
+    expect(leader.get_by_test_id("turn-timer")).to_be_visible()
+
+    # Table chat.
+    owner.get_by_test_id("chat-input").fill("xin chào")
+    owner.get_by_test_id("chat-input").press("Enter")
+    expect(phone.get_by_test_id("chat-lines")).to_contain_text("xin chào")
+
+    for _ in range(3):
+        act(owner) or act(phone)
+    # A reload brings the player back to their seat, hand and timer.
+    held = phone.locator(".hand-card").count()
+    phone.reload()
+    expect(phone.locator(".hand-card")).to_have_count(held)
+    expect(phone.get_by_test_id("turn-timer")).to_be_visible()
+    expect(phone.get_by_test_id("seat-1")).to_contain_text("bạn")
+
+    play_until_settled([owner, phone], 1)
+    shots(owner, "settled-desktop")
+    shots(phone, "settled-phone")
+    for page in (owner, phone):
+        expect(page.get_by_test_id("settlement-line").first).to_be_visible()
+        expect(page.get_by_test_id("settlement")).to_contain_text("trả")
+    balances = [p.get_by_test_id("balance") for p in (owner, phone)]
+    expect(balances[0]).not_to_have_text(re.compile(r"^100\u202f000 "), timeout=5000)
+    expect(balances[1]).not_to_have_text(re.compile(r"^100\u202f000 "))
+    expect(owner.get_by_test_id("dkn")).not_to_have_text(re.compile(r"^0 "))
+
+    # The next game follows by itself, and is played to its settlement too.
+    expect(owner.get_by_test_id("felt")).to_have_attribute("data-game", "2", timeout=20_000)
+    play_until_settled([owner, phone], 2)
+    assert errors_shown(owner) == [] and errors_shown(phone) == []
+
+
+def test_server_errors_are_sentences(browser: Any, page_server: PageServer, shots: Any) -> None:
+    page: Page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(page_server.url + "/")
+    page.get_by_label("Tên chơi").fill("Không Ai")
+    page.get_by_label("Mật khẩu").fill("sai mật khẩu")
+    page.get_by_role("button", name="Đăng nhập").click()
+    expect(page.get_by_role("alert")).to_have_text(re.compile("Sai tên chơi hoặc mật khẩu."))
+    shots(page, "bad-credentials")
+    page.get_by_test_id("guest").click()
+    form = page.get_by_test_id("create-form")
+    form.locator("input[name=bet]").fill("999999")
+    page.get_by_test_id("create").click()
+    expect(page.get_by_role("alert").last).to_have_text(
+        re.compile("Mức cược nằm ngoài khoảng của phòng.")
+    )
+    # In English the server's own words are shown.
+    page.get_by_test_id("lang").click()
+    page.get_by_test_id("create").click()
+    expect(page.get_by_role("alert").last).to_have_text(
+        re.compile(r"Bets in Tập sự are 1000 to 5000, not 999999\.")
+    )
+    shots(page, "bad-bet")
+
+
+def test_the_language_switch_is_remembered(browser: Any, page_server: PageServer) -> None:
+    page: Page = browser.new_context(viewport=DESKTOP).new_page()
+    page.goto(page_server.url + "/")
+    expect(page.get_by_test_id("guest")).to_have_text("Chơi ngay với tư cách khách")
+    expect(page.locator("html")).to_have_attribute("lang", "vi")
+    page.get_by_test_id("lang").click()
+    expect(page.get_by_test_id("guest")).to_have_text("Play now as a guest")
+    page.reload()
+    expect(page.get_by_test_id("guest")).to_have_text("Play now as a guest")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    page.get_by_test_id("lang").click()
+    expect(page.get_by_test_id("guest")).to_have_text("Chơi ngay với tư cách khách")

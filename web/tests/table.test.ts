@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import type { ServerMessage, SeatView, TableInfo } from "../src/generated/protocol_server";
+import { apply, emptyTable, mySeat, nameAt, seatsShown, seatView, timerOf } from "../src/lib/table";
+
+const table: TableInfo = {
+  table: "t1",
+  owner: "1",
+  bet: 1000,
+  ruleset: "thapthanh",
+  turn_seconds: 10,
+  phase: "playing",
+  games: 1,
+  seats: [
+    { seat: 0, user: "1", name: "An", bot: null, connected: true, ready: true, playing: true },
+    null,
+    { seat: 2, user: "2", name: "Bình", bot: null, connected: false, ready: true, playing: true },
+  ],
+};
+
+function view(over: Partial<SeatView> = {}): SeatView {
+  return {
+    schema: 1, seq: 0, ruleset: "thapthanh", players: 2, current: 0, over: false,
+    cards_left: [13, 13], in_game: [true, true], passed: [false, false], to_beat: null,
+    round: [], played: ["", ""], first_game: true, leader: 0, deal: null, actions: [], events: [],
+    seat: 0, hand: "3s 4s 5s 6s 7s 8s 9s 10s Js Qs Ks As 2s", my_turn: true, can_pass: false,
+    chop_offer: false, legal: ["3s"], required: "3s", ...over,
+  };
+}
+
+function started() {
+  const st = emptyTable();
+  apply(st, { type: "welcome", protocol: 1, table: "t1", user: "1", resumed: false });
+  apply(st, { type: "state", n: 4, table, commitment: null, game: { game: 1, seats: [0, 2], view: view(), timers: [] } });
+  return st;
+}
+
+describe("the table's state", () => {
+  it("starts from a state and knows whose seat is whose", () => {
+    const st = started();
+    expect(st.lastN).toBe(4);
+    expect(mySeat(st)).toBe(0);
+    expect(seatView(st)?.hand).toContain("2s");
+    const seats = seatsShown(st);
+    expect(seats.map((s) => s.gameSeat)).toEqual([0, null, 1]);
+    expect(seats[2].cardsLeft).toBe(13);
+    expect(seats[0].current && seats[0].me).toBe(true);
+    expect(nameAt(st, 1)).toBe("Bình");
+  });
+
+  it("merges updates into the view and keeps the numbering", () => {
+    const st = started();
+    const { events: _e, actions: _a, ...delta } = view({ seq: 1, current: 1, hand: "4s", my_turn: false, cards_left: [12, 13] });
+    apply(st, {
+      type: "update", n: 5, game: 1, view: delta, actions: [{ seat: 0, play: "3s" }],
+      events: [{ type: "play", seq: 1, action: 1, seat: 0, cards: "3s", combination: "single", beaten: null, out_of_turn: false, auto: false }],
+    });
+    expect(st.lastN).toBe(5);
+    expect(seatView(st)?.hand).toBe("4s");
+    expect(st.game?.view.events).toHaveLength(1);
+    expect(seatsShown(st)[2].current).toBe(true);
+  });
+
+  it("ignores a message already seen and flags a gap", () => {
+    const st = started();
+    apply(st, { type: "chat", n: 4, user: "2", name: "Bình", seat: 2, text: "old" });
+    expect(st.chat).toHaveLength(0);
+    apply(st, { type: "chat", n: 7, user: "2", name: "Bình", seat: 2, text: "skipped one" });
+    expect(st.gap).toBe(true);
+    expect(st.chat).toHaveLength(0);
+  });
+
+  it("keeps one timer of each kind, and drops the chop timer when the offer ends", () => {
+    const st = started();
+    apply(st, { type: "timer", n: 5, game: 1, seat: 0, kind: "turn", deadline: 100, seconds: 10 });
+    apply(st, { type: "timer", n: 6, game: 1, seat: 0, kind: "chop", deadline: 50, seconds: 3 });
+    apply(st, { type: "timer", n: 7, game: 1, seat: 1, kind: "turn", deadline: 110, seconds: 10 });
+    expect(timerOf(st, "turn")?.seat).toBe(1);
+    expect(timerOf(st, "chop")?.deadline).toBe(50);
+    const { events: _e, actions: _a, ...delta } = view({ seq: 2 });
+    apply(st, { type: "update", n: 8, game: 1, view: delta, actions: [], events: [] });
+    expect(timerOf(st, "chop")).toBeNull();
+  });
+
+  it("notes chops and the end of a game, and keeps the settlement", () => {
+    const st = started();
+    const { events: _e, actions: _a, ...delta } = view({ seq: 3, over: true });
+    const msgs: ServerMessage[] = [
+      {
+        type: "update", n: 5, game: 1, view: delta, actions: [],
+        events: [
+          { type: "chop", seq: 2, action: 2, seat: 1, victim: 0, cards: "3s 3c 4s 4c 5s 5c", victim_cards: "2h", chain: [] },
+          { type: "game_over", seq: 3, action: 3, winner: 1, ranking: [1, 0], reason: "out", cards_left: ["4s", ""] },
+        ],
+      },
+      {
+        type: "settlement", n: 6, game: 1, seats: [0, 2], players: ["1", "2"],
+        settlement: { bet: 1000, deltas: [-2000, 1880], fee: 120, fees: [0, 120], fee_bp: 600, void: false, den_bai: null,
+          items: [{ payer: 0, payee: 1, amount: 2000, owed: 2000, reason: "chop", reason_vi: "chặt", kind: "chop", facts: {} }] },
+      },
+    ];
+    for (const m of msgs) apply(st, m);
+    expect(st.happenings.map((h) => h.event.type)).toEqual(["chop", "game_over"]);
+    expect(st.settlement?.settlement.deltas).toEqual([-2000, 1880]);
+    expect(st.timers).toEqual([]);
+  });
+
+  it("reads table messages and commitments", () => {
+    const st = started();
+    apply(st, { type: "table", n: 5, ...table, phase: "waiting", seats: [null, null, null] });
+    expect(st.table?.phase).toBe("waiting");
+    expect(mySeat(st)).toBeNull();
+    apply(st, { type: "commitment", n: 6, game: 2, commitment: "ab", players: [0, 2], deadline: 5, seconds: 3 });
+    expect(st.commitment?.game).toBe(2);
+  });
+});

@@ -1,0 +1,72 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { ERRORS_VI, errorText, storedLang, t, WORDS } from "../src/lib/i18n";
+import { lines, chips, readSettlement } from "../src/lib/settlement";
+import { cheapestOpen, roomClosedReason } from "../src/lib/lobby";
+
+const docs = new URL("../../docs/", import.meta.url);
+
+/** The codes in the first column of a doc's table of errors: the rows after `header`, up to
+ * the first line that is not a table row. */
+function codesIn(file: string, header: string): string[] {
+  const text = readFileSync(new URL(file, docs), "utf8");
+  const rows = text.slice(text.indexOf(header)).split("\n").slice(2);
+  const codes: string[] = [];
+  for (const row of rows) {
+    if (!row.startsWith("|")) break;
+    const first = row.split("|")[1];
+    for (const c of first.matchAll(/`([a-z_]+)`/g)) codes.push(c[1]);
+  }
+  return codes;
+}
+
+describe("words", () => {
+  it("has every word in both languages", () => {
+    expect(Object.keys(WORDS.en).sort()).toEqual(Object.keys(WORDS.vi).sort());
+    expect(t("en", "cards_left", { n: 5 })).toBe("5 cards");
+    expect(t("vi", "cards_left", { n: 5 })).toBe("5 lá");
+  });
+  it("has a Vietnamese sentence for every error code the server documents", () => {
+    const table = codesIn("PROTOCOL.md", "| code | from | meaning |");
+    const rest = codesIn("SERVER.md", "| code | status | when |");
+    expect(table).toContain("does_not_beat");
+    expect(table).toContain("rate_limited");
+    expect(rest).toContain("nickname_taken");
+    expect(rest).toContain("method_not_allowed");
+    expect([...table, ...rest].filter((c) => ERRORS_VI[c] === undefined)).toEqual([]);
+  });
+  it("says errors as sentences: Vietnamese by code, English as the server wrote it", () => {
+    expect(errorText("vi", "does_not_beat", "5♥ (single) does not beat 2♠ (single)")).toBe("Bộ này không chặn được bài trên bàn.");
+    expect(errorText("en", "does_not_beat", "5♥ (single) does not beat 2♠ (single)")).toBe("5♥ (single) does not beat 2♠ (single).");
+    expect(errorText("vi", "something_new", "a new reason")).toBe("a new reason");
+  });
+  it("remembers English, and is Vietnamese otherwise", () => {
+    expect(storedLang({ getItem: () => "en" })).toBe("en");
+    expect(storedLang({ getItem: () => null })).toBe("vi");
+    expect(storedLang(null)).toBe("vi");
+  });
+});
+
+describe("settlement and lobby", () => {
+  it("lists the lines in the page's language with suit symbols", () => {
+    const s = readSettlement({
+      bet: 1000, deltas: [-5000, 4700], fee: 300, fees: [0, 300], fee_bp: 600, void: false, den_bai: null,
+      items: [{ payer: 0, payee: 1, amount: 5000, owed: 8000, reason: "thoi red 2 (2h)", reason_vi: "thối heo đỏ (2h)", kind: "thoi", facts: {} }],
+    })!;
+    expect(lines(s, "vi")).toEqual([{ payer: 0, payee: 1, amount: 5000, short: true, reason: "thối heo đỏ (2♥)" }]);
+    expect(lines(s, "en")[0].reason).toBe("thoi red 2 (2♥)");
+    expect(readSettlement({ deltas: 1 })).toBeNull();
+    expect(chips(1234567)).toBe("1\u202f234\u202f567");
+    expect(chips(-1000)).toBe("−1\u202f000");
+  });
+  it("finds the cheapest open room and says why a room is closed", () => {
+    const room = (key: string, min_bet: number, may_enter: boolean) => ({
+      key, name_en: key, name_vi: key, min_bet, max_bet: min_bet * 10, fee_bp: 600,
+      min_balance: 200000, min_vip_points: 0, may_enter, why_not: may_enter ? null : "server words",
+    });
+    expect(cheapestOpen([room("tycoon", 5000, true), room("trainee", 1000, true)])?.key).toBe("trainee");
+    expect(cheapestOpen([room("vip", 1000, false)])).toBeNull();
+    expect(roomClosedReason(room("tycoon", 5000, false), null, "en")).toBe("server words");
+    expect(roomClosedReason(room("tycoon", 5000, false), null, "vi")).toContain("200\u202f000 chip");
+  });
+});
