@@ -252,6 +252,8 @@ export const ERRORS_VI: Record<string, string> = {
   room_closed: "Bạn chưa đủ điều kiện vào phòng này.",
   bet_over_balance: "Mức cược không được quá 1/10 số chip bạn có.",
   cannot_invite: "Bàn riêng cần chủ bàn có ít nhất 15 lần mức cược.",
+  no_such_game: "Không có ván này.",
+  not_your_game: "Bạn không chơi ván này nên không xem được biên bản.",
   not_found: "Không tìm thấy.",
   method_not_allowed: "Thao tác không được phép.",
   body_too_large: "Nội dung gửi đi quá lớn.",
