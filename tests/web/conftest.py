@@ -86,8 +86,10 @@ def page_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PageServer
     server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one module's tests: Playwright's sync API runs an event loop in this
+    thread while it is open, so it must close before other tests (asyncio.run) run."""
     if not CHROMIUM.exists():
         _missing(f"{CHROMIUM} is missing: apt-get install -y chromium")
     try:

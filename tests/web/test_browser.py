@@ -178,3 +178,19 @@ def test_the_language_switch_is_remembered(browser: Any, page_server: PageServer
     expect(page.locator("html")).to_have_attribute("lang", "en")
     page.get_by_test_id("lang").click()
     expect(page.get_by_test_id("guest")).to_have_text("Chơi ngay với tư cách khách")
+
+
+def test_a_newcomer_plays_against_bots_in_two_clicks(
+    browser: Any, page_server: PageServer, shots: Any
+) -> None:
+    page = guest(browser, page_server, PHONE)  # click 1
+    page.get_by_test_id("play-now").click()  # click 2
+    expect(page.get_by_test_id("felt")).to_have_attribute("data-game", "1", timeout=30_000)
+    expect(page.get_by_test_id("seat-0")).to_contain_text("bạn")
+    for seat in (1, 2, 3):
+        expect(page.get_by_test_id(f"seat-{seat}")).to_contain_text("máy")
+    shots(page, "dealt")
+    play_until_settled([page], 1, deadline_s=240)
+    shots(page, "settled")
+    expect(page.get_by_test_id("settlement-line").first).to_be_visible()
+    assert errors_shown(page) == []

@@ -31,8 +31,8 @@ NOT_BUILT = """<!doctype html>
 yet. Build it with <code>make run</code> (or <code>npm ci &amp;&amp; npm run build</code> in
 <code>web/</code>; Node.js and npm are needed) and reload this page.</p>
 <p>Trang web chưa được dựng: chạy <code>make run</code> rồi tải lại trang.</p>
-<p>The API works without the page: <a href="/api/docs">/api/docs</a>. In a terminal,
-<code>tienlen play</code> plays against bots.</p>
+<p>The API works without the page (<a href="/api/openapi.json">/api/openapi.json</a>).
+In a terminal, <code>tienlen play</code> plays against bots.</p>
 </body></html>
 """
 

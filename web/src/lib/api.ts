@@ -66,7 +66,7 @@ export const api = {
   tables: (invite?: string) =>
     call<TableList>("GET", "/api/tables" + (invite ? `?invite=${encodeURIComponent(invite)}` : "")),
   createTable: (t: NewTable) => call<TableSummary>("POST", "/api/tables", t),
-  /** One table in the cheapest room with 3 bots (when the server offers it). */
-  playNow: () => call<TableSummary>("POST", "/api/play-now"),
+  /** A table to play at now against bots, and the seat to take (docs/SERVER.md, "Play now"). */
+  playNow: () => call<TableSummary & { seat?: number }>("POST", "/api/play-now"),
   leaderboard: (by: "dkn" | "chips") => call<Leaderboard>("GET", `/api/leaderboard?by=${by}&limit=20`),
 };

@@ -40,6 +40,8 @@ class Session {
   playAt = new Set<string>();
   /** Bots this page means to seat at a table it opened (as its owner). */
   botsWanted = new Map<string, number>();
+  /** The seat the server said to take (play now). */
+  seatWanted = new Map<string, number>();
   private ids = 0;
 
   t = (key: Key, params: Record<string, string | number> = {}): string => translate(this.lang, key, params);

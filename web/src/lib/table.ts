@@ -2,7 +2,7 @@
 // `apply` takes each message in order; everything shown is derived from this state.
 
 import type {
-  ChatMessage,
+  ChatLine,
   CommitmentInfo,
   SeatDelta,
   SeatInfo,
@@ -34,7 +34,8 @@ export interface TableState {
   timers: TimerInfo[];
   /** The last game's settlement (kept while the next game is played, to be read). */
   settlement: { game: number; seats: number[]; settlement: Settlement } | null;
-  chat: ChatMessage[];
+  /** The table's chat, oldest first: the recent lines a `state` brings, then each `chat`. */
+  chat: ChatLine[];
   /** Chops, cóng, instant wins, players out, the end: the events worth showing as they
    * happen, newest last. */
   happenings: Happening[];
@@ -95,6 +96,7 @@ export function apply(state: TableState, msg: ServerMessage): TableState {
       state.game = msg.game && { number: msg.game.game, seats: msg.game.seats, view: msg.game.view };
       state.timers = msg.game ? msg.game.timers : [];
       state.settlement = null;
+      state.chat = msg.chat.slice(-KEEP_CHAT);
       break;
     case "table": {
       const { n: _n, type: _type, ref: _ref, ...info } = msg;
@@ -132,9 +134,11 @@ export function apply(state: TableState, msg: ServerMessage): TableState {
       state.timers = [];
       break;
     }
-    case "chat":
-      state.chat = [...state.chat, msg].slice(-KEEP_CHAT);
+    case "chat": {
+      const { n: _n, type: _type, ref: _ref, ...line } = msg;
+      state.chat = [...state.chat, line].slice(-KEEP_CHAT);
       break;
+    }
     case "ack":
     case "error":
       break;
