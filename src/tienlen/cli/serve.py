@@ -89,6 +89,6 @@ def serve_cmd(
         port=settings.port,
         log_level="info",
         proxy_headers=False,
-        ws="websockets",
+        ws="websockets-sansio",
         ws_max_size=settings.ws_max_bytes,
     )
