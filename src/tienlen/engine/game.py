@@ -41,7 +41,7 @@ from .events import (
     PlayerOut,
     RoundWon,
 )
-from .instant import instant_hands
+from .instant import instant_win_at_deal
 from .legality import check_pass, check_play, check_seat, may_chop_out_of_turn, out_of_turn_kind
 from .moves import beating_plays, chopping_plays, leading_plays
 from .rules import RuleSet
@@ -55,6 +55,23 @@ HAND_SIZE: Final = 13
 _OUT_OF_TURN_CATEGORIES: Final = (C.PAIRS4, C.PAIRS5, C.PAIRS6)
 
 _new_tuple: Final = tuple.__new__
+_PASSES: Final = tuple(Action(seat, "pass") for seat in range(4))
+"""A pass by each seat: one immutable history entry each, not a new one per pass."""
+
+
+def _next_seats(n: int) -> tuple[tuple[int, ...], ...]:
+    """``_next_seats(n)[seat][mask]``: the first seat after ``seat`` in play order (``seat``
+    itself last) whose bit is in ``mask``, or -1. Indexing by seat -1 reads the row of seat
+    n - 1, which asks in the same order: 0, 1, …, n - 1."""
+    rows = []
+    for seat in range(n):
+        order = [(seat + k) % n for k in range(1, n + 1)]
+        rows.append(tuple(next((s for s in order if mask >> s & 1), -1) for mask in range(16)))
+    return tuple(rows)
+
+
+_NEXT_SEAT: Final = tuple(_next_seats(n) for n in range(5))
+"""Finding the next seat to act is one lookup, not a loop round the table (every action)."""
 
 
 class Game:
@@ -128,8 +145,9 @@ class Game:
         self._cache_version = -1
         """``_version`` when ``_cache`` (the current player's legal actions) was computed."""
         self._cache: list[int] = []
-        self._stamped = 0  # events numbered so far (see _record)
-        self._public_actions = 0  # commands all may know of (not declines): events' ``action``
+        self._next_action = 0
+        """The ``action`` number of the events being made: 0 for the deal's, then the number
+        of the command being applied. Declines are private, so they take no number."""
 
         lowest = seen & -seen
         if first_game:
@@ -140,7 +158,7 @@ class Game:
             self.leader = 0 if leader is None else leader
         self.current = self.leader
         self._check_instant_wins()
-        self._stamp(0)
+        self._next_action = 1
 
     @classmethod
     def new(
@@ -283,10 +301,11 @@ class Game:
             seat = self.current
             if action == PASS:
                 self._do_pass(seat, auto=False)
-                self._record(_new_tuple(Action, (seat, "pass", 0)))
+                self.history.append(_PASSES[seat])
             else:
                 self._do_play(seat, action, C.classify(action), auto=False)
-                self._record(_new_tuple(Action, (seat, "play", action)))
+                self.history.append(_new_tuple(Action, (seat, "play", action)))
+            self._next_action += 1  # what _record does for a public command, inlined
             return
         if seat is None:
             seat = self.current
@@ -316,7 +335,7 @@ class Game:
         check_seat(self, seat)
         check_pass(self, seat)
         self._do_pass(seat, auto=False)
-        self._record(Action(seat, "pass"))
+        self._record(_PASSES[seat])
 
     def timeout(self, seat: int | None = None) -> None:
         """The turn timer ran out: the leader plays their smallest card, anyone else passes."""
@@ -357,7 +376,7 @@ class Game:
         if self.hands[seat] & self.required:
             self.required = 0  # the 3♠ left with its holder: the next leader plays freely
         self.bottom.append(seat)
-        self.events.append(Left(seat))
+        self._log(Left(seat))
         self._version += 1
         if not self._check_end() and seat == self.current:
             self._advance(seat)
@@ -366,36 +385,33 @@ class Game:
     # --- state changes ---------------------------------------------------------------------------
     def _do_play(self, seat: int, mask: int, code: int, auto: bool) -> None:
         self._version += 1
-        self.hands[seat] ^= mask
+        hands = self.hands
+        hands[seat] ^= mask
         bit = 1 << seat
         self.played |= bit
         self.required = 0
-        out_of_turn = seat != self.current
-        beaten: Played | None = None
+        round_plays = self.round_plays
+        beaten = round_plays[-1] if round_plays else None  # (last_seat, last_mask, last_code)
         events = self.events
-        if self.last_code:
-            beaten = (self.last_seat, self.last_mask, self.last_code)
-            if (code >> 16 == C.PAIRS or code >> 16 == C.QUAD) and C.category(self.last_code):
-                chain = []
-                for played in reversed(self.round_plays):
-                    if C.category(played[2]) is None:
-                        break
-                    chain.append(played)
-                chain.reverse()
-                events.append(Play(seat, mask, code, beaten, out_of_turn, auto))
-                events.append(Chop(seat, self.last_seat, mask, self.last_mask, tuple(chain)))
-            else:
-                events.append(Play(seat, mask, code, beaten, out_of_turn, auto))
-        else:
-            events.append(Play(seat, mask, code, None, out_of_turn, auto))
-        self.round_plays.append((seat, mask, code))
+        out_of_turn = seat != self.current
+        play = Play(seat, mask, code, beaten, out_of_turn, auto, len(events) + 1, self._next_action)
+        events.append(play)
+        if beaten is not None and code >> 16 in (C.PAIRS, C.QUAD) and C.category(beaten[2]):
+            chain = []
+            for earlier in reversed(round_plays):
+                if C.category(earlier[2]) is None:
+                    break
+                chain.append(earlier)
+            chain.reverse()
+            self._log(Chop(seat, beaten[0], mask, beaten[1], tuple(chain)))
+        round_plays.append((seat, mask, code))
         self.last_seat = seat
         self.last_mask = mask
         self.last_code = code
         self.passed &= ~bit
         self.revived = 0
         self.declined = 0
-        if not self.hands[seat]:
+        if not hands[seat]:
             self._player_out(seat, mask)
             if self.over:
                 return
@@ -412,7 +428,8 @@ class Game:
         bit = 1 << seat
         self.passed |= bit
         self.revived &= ~bit
-        self.events.append(Pass(seat, could_beat, auto))
+        events = self.events
+        events.append(Pass(seat, could_beat, auto, len(events) + 1, self._next_action))
         self._advance(seat)
 
     def _revive_choppers(self) -> None:
@@ -428,35 +445,27 @@ class Game:
 
     def _advance(self, from_seat: int) -> None:
         """Hand the turn to the next seat that may still answer, or close the round."""
-        n = self.n
-        seat = from_seat
         last = self.last_seat
         in_game = self.in_game
-        for _ in range(n):
-            seat += 1
-            if seat == n:
-                seat = 0
-            bit = 1 << seat
-            if seat == last:
-                if in_game & bit:
-                    self._new_round(seat, inherited=False)
-                    return
-                continue
-            if in_game & bit and (not self.passed & bit or self.revived & bit):
-                self.current = seat
-                return
-        # Nobody can answer and the last player has gone: the next one on leads (hưởng sái).
-        seat = last
-        for _ in range(n):
-            seat += 1
-            if seat == n:
-                seat = 0
-            if in_game >> seat & 1:
-                break
-        self._new_round(seat, inherited=True)
+        answering = in_game & (~self.passed | self.revived)
+        if last >= 0:  # the last player's turn coming back round closes the round
+            last_bit = 1 << last
+            answering = answering & ~last_bit | in_game & last_bit
+        next_seat = _NEXT_SEAT[self.n]
+        seat = next_seat[from_seat][answering]
+        if seat == -1:
+            # Nobody can answer and the last player has gone: the next one on leads (hưởng sái).
+            self._new_round(next_seat[last][in_game], inherited=True)
+        elif seat == last:
+            self._new_round(seat, inherited=False)
+        else:
+            self.current = seat
 
     def _new_round(self, leader: int, inherited: bool) -> None:
-        self.events.append(RoundWon(self.last_seat, leader, inherited))
+        events = self.events
+        events.append(
+            RoundWon(self.last_seat, leader, inherited, len(events) + 1, self._next_action)
+        )
         self.last_seat = -1
         self.last_mask = 0
         self.last_code = 0
@@ -467,20 +476,18 @@ class Game:
         self.current = leader
 
     def _record(self, action: Action) -> None:
-        """Append a command to the history and number its events. A decline is private (it
-        tells that the seat holds the bomb): not counted, so numbers show no gap for it."""
+        """Append a command to the history. A decline is private (it tells that the seat holds
+        the bomb): it takes no number, so the events' ``action`` numbers show no gap for it."""
         self.history.append(action)
         if action.kind != "decline":
-            self._public_actions += 1
-            self._stamp(self._public_actions)
+            self._next_action += 1
 
-    def _stamp(self, action_number: int) -> None:
-        events = self.events
-        for i in range(self._stamped, len(events)):
-            event = events[i]
-            event.seq = i + 1
-            event.action = action_number
-        self._stamped = len(events)
+    def _log(self, event: Event) -> None:
+        """Append an event numbered: its place in the log and the command that caused it (the
+        hot events, Play, Pass and RoundWon, are made numbered instead)."""
+        event.seq = len(self.events) + 1
+        event.action = self._next_action
+        self.events.append(event)
 
     def _player_out(self, seat: int, last_play: int) -> None:
         bit = 1 << seat
@@ -488,10 +495,10 @@ class Game:
         self.passed &= ~bit
         if self.rules.two_last_ranks_last and last_play & TWOS_MASK:
             self.bottom.append(seat)
-            self.events.append(PlayerOut(seat, self.n - len(self.bottom) + 1, ranks_last=True))
+            self._log(PlayerOut(seat, self.n - len(self.bottom) + 1, ranks_last=True))
         else:
             self.top.append(seat)
-            self.events.append(PlayerOut(seat, len(self.top)))
+            self._log(PlayerOut(seat, len(self.top)))
             if len(self.top) == 1 and self.rules.full_ranking:
                 self._freeze_cong()
         self._check_end()
@@ -501,7 +508,7 @@ class Game:
         cong = tuple(s for s in range(self.n) if self.in_game >> s & 1 and not self.played >> s & 1)
         if cong:
             self.cong = cong
-            self.events.append(Cong(cong))
+            self._log(Cong(cong))
             # Ranked among themselves in play order from the winner, as losers are elsewhere.
             winner = self.top[0]
             for s in sorted(cong, key=lambda s: (winner - s) % self.n):
@@ -527,41 +534,24 @@ class Game:
             cong = tuple(s for s in losers_in_game if not self.played >> s & 1)
             if cong:
                 self.cong = cong
-                self.events.append(Cong(cong))
+                self._log(Cong(cong))
             start = winner
             order = {(start + k) % self.n: k for k in range(self.n)}
             losers_in_game.sort(key=lambda s: (self.hands[s].bit_count(), order[s]))
         self.winner = winner
         ranking = tuple(self.top + losers_in_game + self.bottom[::-1])
         self.ranking = ranking
-        self.events.append(GameOver(winner, ranking, reason, tuple(self.hands)))
+        self._log(GameOver(winner, ranking, reason, tuple(self.hands)))
 
     def _check_instant_wins(self) -> None:
-        found: list[tuple[int, tuple[str, ...]]] = []
-        for k in range(self.n):
-            seat = (self.leader + k) % self.n
-            if seat == self.barred_instant_winner:
-                continue
-            names = instant_hands(self.hands[seat], self.rules, self.first_game)
-            if names:
-                found.append((seat, names))
-        if not found:
+        event = instant_win_at_deal(
+            self.hands, self.rules, self.first_game, self.leader, self.barred_instant_winner
+        )
+        if event is None:
             return
-        shared = (
-            len(found) > 1
-            and self.rules.instant_win_ties == "share_later_games"
-            and not self.first_game
-        )
-        winners = found if shared else found[:1]
-        seats = tuple(s for s, _ in winners)
-        event = InstantWin(
-            seats,
-            tuple(names for _, names in winners),
-            shared,
-            tuple(self.hands[s] for s in seats),
-        )
+        seats = event.seats
         self.instant_win = event
-        self.events.append(event)
+        self._log(event)
         self.top = list(seats)
         self.in_game = 0
         self.over = True
@@ -570,7 +560,7 @@ class Game:
         order = {(self.leader + k) % self.n: k for k in range(self.n)}
         losers.sort(key=lambda s: order[s])
         self.ranking = tuple(self.top + losers)
-        self.events.append(GameOver(self.winner, self.ranking, "instant_win", tuple(self.hands)))
+        self._log(GameOver(self.winner, self.ranking, "instant_win", tuple(self.hands)))
 
     # --- copies and snapshots -------------------------------------------------------------------
     def copy(self) -> Game:
@@ -612,8 +602,7 @@ class Game:
         twin._version = self._version
         twin._cache_version = self._cache_version
         twin._cache = self._cache
-        twin._stamped = self._stamped
-        twin._public_actions = self._public_actions
+        twin._next_action = self._next_action
         return twin
 
     def snapshot(self) -> dict[str, Any]:

@@ -10,10 +10,11 @@ three and four cards, and every detector is a few operations on those masks.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from .cards import THREE_SPADES, TWOS_MASK
+from .events import InstantWin
 from .moves import has_run, ranks_with
 from .rules import RuleSet
 
@@ -164,3 +165,28 @@ def instant_hands(hand: int, rules: RuleSet, first_game: bool) -> tuple[str, ...
         if DETECTORS[name](shape, rules):
             found.append(name)
     return tuple(found)
+
+
+def instant_win_at_deal(
+    hands: Sequence[int], rules: RuleSet, first_game: bool, leader: int, barred: int | None
+) -> InstantWin | None:
+    """The tới trắng the deal decides, if any: the first seat in play order from the leader
+    holding an instant-win hand wins alone, unless the rules let every such seat share the win
+    (later games only). ``barred`` is a seat that may not win this way."""
+    n = len(hands)
+    found: list[tuple[int, tuple[str, ...]]] = []
+    for k in range(n):
+        seat = (leader + k) % n
+        if seat == barred:
+            continue
+        names = instant_hands(hands[seat], rules, first_game)
+        if names:
+            found.append((seat, names))
+    if not found:
+        return None
+    shared = len(found) > 1 and rules.instant_win_ties == "share_later_games" and not first_game
+    winners = found if shared else found[:1]
+    seats = tuple(s for s, _ in winners)
+    return InstantWin(
+        seats, tuple(names for _, names in winners), shared, tuple(hands[s] for s in seats)
+    )
