@@ -43,7 +43,7 @@ from .events import (
 )
 from .instant import instant_win_at_deal
 from .legality import check_pass, check_play, check_seat, may_chop_out_of_turn, out_of_turn_kind
-from .moves import beating_plays, chopping_plays, leading_plays
+from .moves import beating_plays, leading_plays, out_of_turn_chops
 from .rules import RuleSet
 
 __all__ = ["HAND_SIZE", "PASS", "TERMINAL", "Action", "Game"]
@@ -51,8 +51,6 @@ __all__ = ["HAND_SIZE", "PASS", "TERMINAL", "Action", "Game"]
 TERMINAL: Final = -1
 """``current_player`` once the game is over."""
 HAND_SIZE: Final = 13
-
-_OUT_OF_TURN_CATEGORIES: Final = (C.PAIRS4, C.PAIRS5, C.PAIRS6)
 
 _new_tuple: Final = tuple.__new__
 _PASSES: Final = tuple(Action(seat, "pass") for seat in range(4))
@@ -141,10 +139,8 @@ class Game:
         self.ranking: tuple[int, ...] = ()
         self.instant_win: InstantWin | None = None
         self.over = False
-        self._version = 0
-        self._cache_version = -1
-        """``_version`` when ``_cache`` (the current player's legal actions) was computed."""
-        self._cache: list[int] = []
+        self._cache: list[int] | None = None
+        """The current player's legal actions, once asked for; None again after any change."""
         self._next_action = 0
         """The ``action`` number of the events being made: 0 for the deal's, then the number
         of the command being applied. Declines are private, so they take no number."""
@@ -231,7 +227,7 @@ class Game:
         if self.over:
             return []
         if seat is None or seat == self.current:
-            if self._cache_version == self._version:
+            if self._cache is not None:
                 return list(self._cache)
             hand = self.hands[self.current]
             if self.last_code == 0:
@@ -244,12 +240,11 @@ class Game:
                 if self.revived >> self.current & 1:
                     actions = [m for m in actions if out_of_turn_kind(m)]
                 actions.insert(0, PASS)
-            self._cache_version = self._version
             self._cache = actions
             return list(actions)
         if not may_chop_out_of_turn(self, seat) or self.declined >> seat & 1:
             return []
-        return chopping_plays(self.hands[seat], self.last_code, self.rules, _OUT_OF_TURN_CATEGORIES)
+        return out_of_turn_chops(self.hands[seat], self.last_code, self.rules)
 
     def chop_window(self) -> tuple[int, ...]:
         """The seats offered an out-of-turn chop now, in the order a table asks them.
@@ -290,20 +285,21 @@ class Game:
 
     def apply_action(self, action: int, seat: int | None = None) -> None:
         """Play the cards of mask ``action`` (or pass, for ``PASS``) as ``seat``."""
+        cache = self._cache
         if (
-            self._cache_version == self._version
+            cache is not None
             and (seat is None or seat == self.current)
             and not self.over
-            and action in self._cache
+            and action in cache
         ):
             # Already known legal for this exact state: skip re-validation (the hot path of
             # search and simulation, which always act from legal_actions()).
             seat = self.current
             if action == PASS:
-                self._do_pass(seat, auto=False)
+                self._do_pass(seat)
                 self.history.append(_PASSES[seat])
             else:
-                self._do_play(seat, action, C.classify(action), auto=False)
+                self._do_play(seat, action, C.classify(action))
                 self.history.append(_new_tuple(Action, (seat, "play", action)))
             self._next_action += 1  # what _record does for a public command, inlined
             return
@@ -325,7 +321,7 @@ class Game:
             seat = self.current
         check_seat(self, seat)
         code = check_play(self, seat, mask)
-        self._do_play(seat, mask, code, auto=False)
+        self._do_play(seat, mask, code)
         self._record(Action(seat, "play", mask))
 
     def pass_turn(self, seat: int | None = None) -> None:
@@ -334,7 +330,7 @@ class Game:
             seat = self.current
         check_seat(self, seat)
         check_pass(self, seat)
-        self._do_pass(seat, auto=False)
+        self._do_pass(seat)
         self._record(_PASSES[seat])
 
     def timeout(self, seat: int | None = None) -> None:
@@ -362,7 +358,7 @@ class Game:
                 seat,
             )
         self.declined |= 1 << seat
-        self._version += 1
+        self._cache = None
         self._record(Action(seat, "decline"))
 
     def leave(self, seat: int) -> None:
@@ -377,14 +373,14 @@ class Game:
             self.required = 0  # the 3♠ left with its holder: the next leader plays freely
         self.bottom.append(seat)
         self._log(Left(seat))
-        self._version += 1
+        self._cache = None
         if not self._check_end() and seat == self.current:
             self._advance(seat)
         self._record(Action(seat, "leave"))
 
     # --- state changes ---------------------------------------------------------------------------
-    def _do_play(self, seat: int, mask: int, code: int, auto: bool) -> None:
-        self._version += 1
+    def _do_play(self, seat: int, mask: int, code: int, auto: bool = False) -> None:
+        self._cache = None
         hands = self.hands
         hands[seat] ^= mask
         bit = 1 << seat
@@ -419,12 +415,12 @@ class Game:
             self._revive_choppers()
         self._advance(seat)
 
-    def _do_pass(self, seat: int, auto: bool) -> None:
-        if self._cache_version == self._version:
+    def _do_pass(self, seat: int, auto: bool = False) -> None:
+        if self._cache is not None:
             could_beat = len(self._cache) > 1
         else:
             could_beat = bool(beating_plays(self.hands[seat], self.last_code, self.rules))
-        self._version += 1
+        self._cache = None
         bit = 1 << seat
         self.passed |= bit
         self.revived &= ~bit
@@ -440,7 +436,7 @@ class Game:
             bit = 1 << seat
             if self.passed & bit and self.in_game & bit:
                 hand = self.hands[seat]
-                if chopping_plays(hand, self.last_code, self.rules, _OUT_OF_TURN_CATEGORIES):
+                if out_of_turn_chops(hand, self.last_code, self.rules):
                     self.revived |= bit
 
     def _advance(self, from_seat: int) -> None:
@@ -457,11 +453,11 @@ class Game:
             # Nobody can answer and the last player has gone: the next one on leads (hưởng sái).
             self._new_round(next_seat[last][in_game], inherited=True)
         elif seat == last:
-            self._new_round(seat, inherited=False)
+            self._new_round(seat)
         else:
             self.current = seat
 
-    def _new_round(self, leader: int, inherited: bool) -> None:
+    def _new_round(self, leader: int, inherited: bool = False) -> None:
         events = self.events
         events.append(
             RoundWon(self.last_seat, leader, inherited, len(events) + 1, self._next_action)
@@ -528,7 +524,7 @@ class Game:
 
     def _finish(self, reason: str, losers_in_game: list[int]) -> None:
         self.over = True
-        self._version += 1
+        self._cache = None
         winner = self.top[0] if self.top else None
         if winner is not None and not self.rules.full_ranking:
             cong = tuple(s for s in losers_in_game if not self.played >> s & 1)
@@ -599,8 +595,6 @@ class Game:
         twin.leader = self.leader
         twin.current = self.current
         twin.deal = None if self.deal is None else dict(self.deal)
-        twin._version = self._version
-        twin._cache_version = self._cache_version
         twin._cache = self._cache
         twin._next_action = self._next_action
         return twin

@@ -173,6 +173,8 @@ def instant_win_at_deal(
     """The tới trắng the deal decides, if any: the first seat in play order from the leader
     holding an instant-win hand wins alone, unless the rules let every such seat share the win
     (later games only). ``barred`` is a seat that may not win this way."""
+    if not rules.instant_wins:
+        return None
     n = len(hands)
     found: list[tuple[int, tuple[str, ...]]] = []
     for k in range(n):

@@ -211,8 +211,7 @@ def leading_plays(hand: int, rules: RuleSet) -> list[int]:
     """Every combination the hand can lead with: sets rank by rank, straights, then runs of
     pairs (the cheap tests first: most hands hold no run of pairs, many no straight)."""
     out: list[int] = []
-    for i in range(7):
-        byte = (hand >> (8 * i)) & 255
+    for i, byte in enumerate(hand.to_bytes(7, "little")):
         if byte:
             out += SAME_RANK_BY_BYTE[i][byte]
     present = ranks_with(hand, 1) & _NO_TWOS
@@ -230,11 +229,24 @@ def bombs(hand: int, category: str) -> list[int]:
     return runs(hand, 2, _CATEGORY_SHAPE[category])
 
 
-def may_hold_bomb(hand: int) -> bool:
-    """A cheap test that rules out most hands before looking for bombs one kind at a time."""
-    return bool(hand & (hand >> 1) & (hand >> 2) & (hand >> 3) & _FOLD) or has_run(
-        ranks_with(hand, 2), 3
-    )
+def chops(hand: int, victim: str, rules: RuleSet) -> list[int]:
+    """The bombs of the hand that may chop a play of category ``victim``, chopper by chopper
+    in the rule set's order. The hand is read once for four of a kinds and runs of pairs, so a
+    chopper the hand cannot hold costs a test, not a search (most hands hold no bomb)."""
+    quads = hand & (hand >> 1) & (hand >> 2) & (hand >> 3) & _FOLD
+    pairs = ranks_with(hand, 2)
+    if not quads and not has_run(pairs, 3):
+        return []
+    out: list[int] = []
+    for chopper in rules.choppers_of(victim):
+        if chopper == victim:
+            continue
+        if chopper == C.FOUR_KIND:
+            if quads:
+                out += sets(hand, 4)
+        elif has_run(pairs, _CATEGORY_SHAPE[chopper]):
+            out += runs(hand, 2, _CATEGORY_SHAPE[chopper])
+    return out
 
 
 def beating_plays(hand: int, code: int, rules: RuleSet) -> list[int]:
@@ -243,7 +255,14 @@ def beating_plays(hand: int, code: int, rules: RuleSet) -> list[int]:
     length = (code >> 8) & 0xFF
     top = code & 0xFF
     if kind == C.SINGLE:
-        out = singles(hand, top)
+        # singles(hand, top) written out: most answers are to a single, and a call costs more
+        # than the loop in pure Python.
+        rest = hand >> (top + 1) << (top + 1)
+        out = []
+        while rest:
+            low = rest & -rest
+            out.append(low)
+            rest ^= low
     elif kind == C.PAIR:
         out = sets(hand, 2, top)
     elif kind == C.TRIPLE:
@@ -257,13 +276,23 @@ def beating_plays(hand: int, code: int, rules: RuleSet) -> list[int]:
     if kind < C.QUAD and top < 4 * RANK_TWO:
         return out  # below a 2 and not a bomb: nothing chops it
     own = C.category(code)
-    if own is not None and may_hold_bomb(hand):
-        for chopper in rules.choppers_of(own):
-            if chopper != own:
-                out += bombs(hand, chopper)
+    if own is not None:
+        out += chops(hand, own, rules)
     return out
 
 
 def chopping_plays(hand: int, code: int, rules: RuleSet, categories: tuple[str, ...]) -> list[int]:
     """The plays among ``beating_plays`` whose chop category is one of ``categories``."""
     return [m for m in beating_plays(hand, code, rules) if C.category(C.classify(m)) in categories]
+
+
+_OUT_OF_TURN_CATEGORIES: Final = (C.PAIRS4, C.PAIRS5, C.PAIRS6)
+
+
+def out_of_turn_chops(hand: int, code: int, rules: RuleSet) -> list[int]:
+    """The plays of the hand that chop ``code`` with 4 or more consecutive pairs (the bomb that
+    needs no turn). Asked of every other seat after each 2 or bomb, so a cheap test comes
+    first: most hands hold no 4 pairs in a row."""
+    if not has_run(ranks_with(hand, 2), 4):
+        return []
+    return chopping_plays(hand, code, rules, _OUT_OF_TURN_CATEGORIES)
