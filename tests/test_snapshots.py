@@ -45,11 +45,8 @@ def events_of(game: Game) -> list[dict[str, Any]]:
 
 
 def comparable(game: Game) -> dict[str, Any]:
-    """The deep state, less what may differ between equal games: the legal-actions cache and
-    the change counter behind it."""
-    state = state_of(game)
-    del state["_version"]
-    return state
+    """The deep state, less what may differ between equal games: the legal-actions cache."""
+    return state_of(game)
 
 
 def same_game(one: Game, other: Game) -> None:
