@@ -214,7 +214,8 @@ def leading_plays(hand: int, rules: RuleSet) -> list[int]:
     for i, byte in enumerate(hand.to_bytes(7, "little")):
         if byte:
             out += SAME_RANK_BY_BYTE[i][byte]
-    present = ranks_with(hand, 1) & _NO_TWOS
+    present = hand | hand >> 1  # ranks_with(hand, 1), written out: one call less per lead
+    present = (present | present >> 2) & _NO_TWOS
     if present & (present >> 4) & (present >> 8):
         out += all_runs(hand, 1, rules.min_straight, 12)
         if hand.bit_count() >= 6:
