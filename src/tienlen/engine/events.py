@@ -10,7 +10,7 @@ Every event carries ``seq``, its number in the game's log (1, 2, …), and ``act
 of the command that caused it (1 for the first; 0 for what the deal itself decides, an instant
 win): the events of one command — a play and its chop — share it. Private commands (declines of
 a chop offer) cause no event and are not counted, so the numbers reveal nothing about them.
-Both are stamped by the game and take no part in equality.
+Both are given by the game as it makes the event and take no part in equality.
 
 For mypyc (setup.py compiles this module) the dataclasses are plain, not ``slots=True`` (which
 would make ordinary Python classes of them), and the events made at every action (Play, Pass,
