@@ -304,8 +304,8 @@ async def create_guest(db: AsyncSession, now: datetime, settings: Settings) -> t
 
 async def find_login(db: AsyncSession, nickname: str) -> tuple[int, str | None] | None:
     """The id and password hash of the user whose nickname has the same key, if any."""
-    if len(nickname) > 4 * NICKNAME_MAX_LENGTH:
-        return None
+    if len(nickname) > 4 * NICKNAME_MAX_LENGTH or not nickname.isprintable():
+        return None  # no nickname holds control characters (PostgreSQL refuses a NUL at all)
     row = await db.execute(
         select(User.id, User.password_hash).where(User.nickname_key == nickname_key(nickname))
     )

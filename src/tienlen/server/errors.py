@@ -118,6 +118,9 @@ async def _on_validation(request: Request, exc: Exception) -> JSONResponse:
 
 async def _on_http(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 400:  # FastAPI could not read the body at all (not UTF-8, say)
+        message = "send the body as a JSON object in UTF-8 with Content-Type: application/json"
+        return error_response("bad_request", message)
     known = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
     code = known.get(exc.status_code, f"http_{exc.status_code}")
     message = str(exc.detail) if code not in ("not_found", "method_not_allowed") else CODES[code][1]
