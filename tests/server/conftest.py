@@ -33,6 +33,7 @@ from tienlen.server.seating import TableConfig
 from tienlen.server.settings import Settings
 from tienlen.server.store.db import make_engine, migrate
 from tienlen.server.store.models import Account, Base
+from tienlen.server.timers import TableClock
 
 POSTGRES_ADMIN_URL = os.environ.get(
     "TIENLEN_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -179,6 +180,7 @@ class LiveServer:
     thread: threading.Thread | None = None
     clients: list[httpx.Client] = field(default_factory=list)
     table_config: TableConfig | None = None
+    table_clock: TableClock | None = None
 
     def start(self) -> LiveServer:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -186,7 +188,12 @@ class LiveServer:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
         config = uvicorn.Config(
-            create_app(self.settings, clock=self.clock, table_config=self.table_config),
+            create_app(
+                self.settings,
+                clock=self.clock,
+                table_config=self.table_config,
+                table_clock=self.table_clock,
+            ),
             log_level="warning",
             access_log=False,
             lifespan="on",

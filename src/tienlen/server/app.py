@@ -27,6 +27,7 @@ from .page import mount_page
 from .seating import TableConfig
 from .settings import Settings, load_secret_key
 from .store.db import make_engine, make_sessions, migrate
+from .timers import TableClock
 
 __all__ = ["Server", "create_app", "server_of"]
 
@@ -64,10 +65,12 @@ def create_app(
     *,
     clock: Clock = system_clock,
     table_config: TableConfig | None = None,
+    table_clock: TableClock | None = None,
 ) -> FastAPI:
     """The server as an ASGI application. ``clock`` is injectable for tests (expiry, top-ups),
     and so are the live tables' clocks and sizes (``table_config``; seats, turn timer and bots
-    are each table's own)."""
+    are each table's own) and the time they keep (``table_clock``: a clock that stands still
+    holds a game where it is)."""
     from .accounts import router as accounts_router
     from .histories import router as histories_router
     from .lobby import Lobby, ws_router
@@ -104,7 +107,7 @@ def create_app(
                 chat=chat,
                 guards=AccountGuards.of(config),
             )
-            app.state.lobby = lobby = Lobby(server, table_config)
+            app.state.lobby = lobby = Lobby(server, table_config, table_clock)
             try:
                 app.state.restored = await reopen_tables(lobby)
                 yield

@@ -45,6 +45,7 @@ from .store import games as stored
 from .store.models import TableRow, User
 from .table_protocol import BotLevel
 from .tables import LiveTable
+from .timers import TableClock
 
 __all__ = ["TURN_SECONDS", "Lobby", "LobbyTable", "router", "ws_router"]
 
@@ -113,9 +114,13 @@ class LobbyTable:
 class Lobby:
     """The live tables of one server."""
 
-    def __init__(self, server: Server, config: TableConfig | None = None) -> None:
+    def __init__(
+        self, server: Server, config: TableConfig | None = None, clock: TableClock | None = None
+    ) -> None:
         self.server = server
         self.config = config or TableConfig()
+        self.clock = clock
+        """The tables' clock (the system's when None)."""
         self.tables: dict[str, LobbyTable] = {}
         self.feed = LobbyFeed(server, self.tables.values, self.config.rate_limit)
         """Who watches the lobby: the live list of tables and the lobby's chat."""
@@ -167,6 +172,7 @@ class Lobby:
             journal=journal,
             chat=self.server.chat.channel(f"table:{table_id}"),
             on_table=lambda _info: self.feed.table_changed(table),
+            clock=self.clock,
         )
         table = LobbyTable(table_id, room, preset, bet, turn, private, invite, live, journal)
         if new:
