@@ -126,3 +126,18 @@ def test_the_shared_bot_pool_is_one_pool_until_shut_down() -> None:
 
 def run(coroutine: object) -> object:
     return asyncio.run(coroutine)  # type: ignore[arg-type]
+
+
+def test_an_outbox_keeps_each_message_as_its_json_text_only() -> None:
+    """Kept dicts of views made Python's garbage collector pause for a second with hundreds of
+    tables (docs/BENCHMARKS.md, "Server load"): the outbox keeps text, written once."""
+    import gc
+    import json
+
+    from tienlen.server.outbox import to_json
+
+    box = Outbox(2)
+    sent = box.add({"type": "update", "view": {"hand": "3s 4s", "legal": ["3s", "4s"]}})
+    assert sent.text == to_json(sent) and json.loads(sent.text) == sent
+    assert '"n":1' in sent.text and "đ" in to_json({"name": "đ"})
+    assert not any(gc.is_tracked(item) for entry in box._log for item in entry)

@@ -5,12 +5,33 @@ table-wide number would skip where a message went to someone else alone (a priva
 and the gap would tell everyone that a seat holds a bomb. A client that reconnects names the
 last number it saw; :meth:`Outbox.since` gives what it missed, or None when the log no longer
 reaches back that far (then the table sends a fresh ``state``).
+
+The messages are kept as their JSON text, written once: a kept dict of views would be dozens
+of objects that Python's garbage collector walks at every full collection — with hundreds of
+tables that grew into pauses of a second (docs/BENCHMARKS.md, "Server load") — while a string
+is not walked at all. The text goes with the message (:class:`Numbered`), so the web layer
+sends it without writing it again.
 """
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from typing import Any
+
+__all__ = ["Numbered", "Outbox", "to_json"]
+
+
+def to_json(message: dict[str, Any]) -> str:
+    """A message as the server writes it on a socket: compact JSON, UTF-8 left as it is."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+class Numbered(dict[str, Any]):
+    """A numbered message and its JSON text (:attr:`text`), written when it was numbered."""
+
+    __slots__ = ("text",)
+    text: str
 
 
 class Outbox:
@@ -21,13 +42,15 @@ class Outbox:
     def __init__(self, size: int) -> None:
         self.n = 0
         """The number of the last message; 0 before the first."""
-        self._log: deque[dict[str, Any]] = deque(maxlen=size)
+        self._log: deque[tuple[int, str]] = deque(maxlen=size)
 
-    def add(self, message: dict[str, Any]) -> dict[str, Any]:
+    def add(self, message: dict[str, Any]) -> Numbered:
         """Number a message (a copy: ``message`` may be shared by several recipients)."""
         self.n += 1
-        numbered = {**message, "n": self.n}
-        self._log.append(numbered)
+        numbered = Numbered(message)
+        numbered["n"] = self.n
+        numbered.text = to_json(numbered)
+        self._log.append((self.n, numbered.text))
         return numbered
 
     def since(self, last_n: int) -> list[dict[str, Any]] | None:
@@ -35,7 +58,7 @@ class Outbox:
         longer kept, or ``last_n`` is a number this outbox never gave."""
         if last_n > self.n:
             return None
-        first = self._log[0]["n"] if self._log else self.n + 1
+        first = self._log[0][0] if self._log else self.n + 1
         if last_n + 1 < first:
             return None
-        return [m for m in self._log if m["n"] > last_n]
+        return [json.loads(text) for n, text in self._log if n > last_n]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -21,6 +20,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from . import auth
 from .errors import ApiError
+from .outbox import Numbered, to_json
 from .store.models import User
 
 if TYPE_CHECKING:
@@ -106,7 +106,8 @@ async def pump(
     async def write() -> None:
         while (message := await queue.get()) is not None:
             async with sending:
-                await websocket.send_text(json.dumps(message, ensure_ascii=False))
+                text = message.text if isinstance(message, Numbered) else to_json(message)
+                await websocket.send_text(text)
         with contextlib.suppress(Exception):
             await websocket.close()
 
