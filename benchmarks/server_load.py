@@ -127,6 +127,8 @@ class Stats:
     dealt: set[str] = field(default_factory=set)
     lags: list[float] = field(default_factory=list)
     handshakes: list[float] = field(default_factory=list)
+    messages: int = 0
+    bytes: int = 0
     retries: int = 0
 
 
@@ -170,6 +172,9 @@ class Player:
         await self.send(type="ready")
         async for raw in self.ws:
             received = time.perf_counter()
+            if self.stats.recording:
+                self.stats.messages += 1
+                self.stats.bytes += len(raw)
             message = json.loads(raw)
             kind = message["type"]
             if kind == "update":
@@ -368,6 +373,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "seconds": round(wall, 1),
             "target_actions_per_s": round(args.rate * len(tables), 1),
             "actions_per_s": round(stats.actions / wall, 1),
+            "messages_per_s": round(stats.messages / wall, 1),
+            "bytes_per_message": round(stats.bytes / max(1, stats.messages)),
             "games_finished": stats.games,
             "timed_out_actions": stats.auto,
             "errors": stats.errors,
