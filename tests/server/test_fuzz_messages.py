@@ -399,7 +399,10 @@ def test_commands_the_table_refuses_change_nothing(table: Table) -> None:
                     ({"type": "decline_chop"}, {"no_chop_offer"}),
                     ({"type": "sit", "seat": 2}, {"already_seated"}),
                     ({"type": "client_seed", "seed": "abcd"}, {"no_commitment"}),
-                    ({"type": "add_bot", "seat": 2}, {"no_bots" if owner else "not_owner"}),
+                    (
+                        {"type": "add_bot", "seat": 2},
+                        {"no_bots", "no_such_seat"} if owner else {"not_owner"},
+                    ),
                     ({"type": "remove_bot", "seat": 1}, {"no_bot" if owner else "not_owner"}),
                     ({"type": "hello", "protocol": 2}, {"unsupported_version"}),
                 ]

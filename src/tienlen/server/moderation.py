@@ -174,7 +174,9 @@ def _duration(text: str) -> timedelta | None:
 
 
 @router.post(
-    "/reports", status_code=201, responses=responses("bad_request", "not_logged_in", "banned")
+    "/reports",
+    status_code=201,
+    responses=responses("bad_request", "not_logged_in", "banned", "no_such_user"),
 )
 async def file_report(body: ReportBody, request: Request) -> ReportOut:
     """Report a player, or one of their chat messages, with the chat and game attached."""
