@@ -18,8 +18,9 @@ sent it to the moment each of the three other players received the ``update`` ca
 memory, before the tables and with them, per table; the load generator's own CPU, so a
 saturated generator (whose lag would count as delay) shows.
 
-``--env TIENLEN_NAME=VALUE`` passes settings to the server (a rate limit on guests, say, can be
-raised for the run); ``--profile FILE`` runs the server under cProfile and writes its stats.
+``--env TIENLEN_NAME=VALUE`` passes settings to the server; the limit on guests made from one
+address is off (``TIENLEN_SIGNUP_LIMIT=0``: every guest comes from 127.0.0.1) unless set
+there. ``--profile FILE`` runs the server under cProfile and writes its stats.
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ def start_server(args: argparse.Namespace, data_dir: Path, port: int) -> subproc
     env = {k: v for k, v in os.environ.items() if not k.startswith("TIENLEN_")}
     env |= {"TIENLEN_DATA_DIR": str(data_dir), "TIENLEN_HOST": "127.0.0.1"}
     env |= {"TIENLEN_PORT": str(port)}
+    env |= {"TIENLEN_SIGNUP_LIMIT": "0"}  # every guest comes from 127.0.0.1
     for item in args.env:
         name, _, value = item.partition("=")
         env[name] = value
