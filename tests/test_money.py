@@ -36,7 +36,15 @@ from tienlen.money.items import (
     ThoiFacts,
 )
 from tienlen.money.reckoning import den_bai_payer, next_game_after
-from tienlen.money.rooms import ROOMS, RoomError, can_invite, max_bet, room
+from tienlen.money.rooms import (
+    ROOMS,
+    VIP_FEE_CHIPS,
+    RoomError,
+    can_invite,
+    max_bet,
+    room,
+    vip_points_earned,
+)
 from tienlen.money.settlement import settle
 from tienlen.money.sharing import house_fees, share
 
@@ -199,6 +207,29 @@ def test_rooms_are_seed_000s_tiers() -> None:
     assert not room("vip").admits(balance=10**9, vip_points=99)
     assert room("vip").admits(balance=0, vip_points=100)
     assert room("tycoon").allows_bet(5_000) and not room("tycoon").allows_bet(150_000)
+
+
+@pytest.mark.parametrize(
+    ("fee", "finished", "points"),
+    [
+        (0, True, 1),
+        (999, True, 1),
+        (1_000, True, 2),
+        (2_340, True, 3),
+        (5_000, False, 0),
+        (0, False, 0),
+    ],
+)
+def test_vip_points_reward_finished_games_and_fees_paid(
+    fee: int, finished: bool, points: int
+) -> None:
+    assert VIP_FEE_CHIPS == 1_000
+    assert vip_points_earned(fee, finished=finished) == points
+
+
+def test_a_hundred_finished_games_open_the_vip_room() -> None:
+    vip = ROOMS["vip"]
+    assert sum(vip_points_earned(0, finished=True) for _ in range(100)) == vip.min_vip_points
 
 
 def test_unknown_room_names_the_rooms() -> None:

@@ -184,6 +184,10 @@ def test_people_play_a_whole_game_settled_into_the_ledger(
     assert all(p["games_played"] == 1 for p in profiles)
     assert sum(p["games_won"] for p in profiles) == 1
     assert sorted(p["dkn"] for p in profiles) == [1] * (seats - 1) + [3]
+    fees = players[0].settlement["settlement"]["fees"]  # type: ignore[index]
+    for player, profile in zip(players, profiles, strict=True):
+        k = players[0].settlement["seats"].index(player.seat)  # type: ignore[index]
+        assert profile["vip_points"] == 1 + fees[k] // 1000  # finished, and fees paid
 
 
 def _references(db_url: str) -> list[str]:
@@ -482,6 +486,8 @@ def test_a_player_who_leaves_mid_game_pays_and_loses_dkn(server: LiveServer, db_
     won, left = stayer.get("/api/me").json(), leaver.get("/api/me").json()
     assert (won["dkn"], won["games_won"], won["games_played"]) == (3, 1, 1)
     assert (left["dkn"], left["games_won"], left["games_played"]) == (0, 0, 1)
+    fee = player.settlement["settlement"]["fees"][0]
+    assert (won["vip_points"], left["vip_points"]) == (1 + fee // 1000, 0)  # leaving earns none
     report = in_transaction(db_url, ledger.check_ledger)
     assert report.ok, report.violations
 

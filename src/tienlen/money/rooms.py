@@ -15,11 +15,13 @@ __all__ = [
     "INVITE_MULTIPLE",
     "MAX_BET_DIVISOR",
     "ROOMS",
+    "VIP_FEE_CHIPS",
     "Room",
     "RoomError",
     "can_invite",
     "max_bet",
     "room",
+    "vip_points_earned",
 ]
 
 
@@ -82,3 +84,17 @@ def max_bet(balance: int) -> int:
 def can_invite(owner_balance: int, bet: int) -> bool:
     """Whether a table's owner holding ``owner_balance`` chips may invite players at ``bet``."""
     return owner_balance >= INVITE_MULTIPLE * bet
+
+
+VIP_FEE_CHIPS = 1_000
+"""House fee paid, in chips, that earns one VIP point (beside the point for finishing)."""
+
+
+def vip_points_earned(fee_paid: int, *, finished: bool) -> int:
+    """VIP points for one game at a chip table: one for playing it to the end (not leaving it,
+    not a void game), and one per :data:`VIP_FEE_CHIPS` of house fee the player's winnings
+    paid. Seed 000 leaves the rule to the portal; this one rewards play, not deposits: about
+    100 finished games open the VIP room, fewer for those winning at high bets."""
+    if not finished:
+        return 0
+    return 1 + max(0, fee_paid) // VIP_FEE_CHIPS

@@ -30,7 +30,7 @@ from sqlalchemy import select
 
 from ..engine.record import GameRecord
 from ..engine.rules import PRESETS, RuleSet
-from ..money.rooms import ROOMS, Room, can_invite, max_bet
+from ..money.rooms import ROOMS, Room, can_invite, max_bet, vip_points_earned
 from ..money.settlement import Settlement
 from . import auth, ledger
 from .app import Server, server_of
@@ -284,13 +284,16 @@ class Lobby:
                 if user.is_bot:
                     continue  # bots earn no ĐKN and are never ranked
                 user.games_played += 1
-                if game.left >> seat & 1:
+                left = bool(game.left >> seat & 1)
+                if left:
                     user.dkn = max(0, user.dkn + DKN_LEFT)
                 elif seat == game.winner and not result.void:
                     user.dkn += DKN_WIN
                     user.games_won += 1
                 else:
                     user.dkn += DKN_FINISHED
+                finished = not left and not result.void
+                user.vip_points += vip_points_earned(result.fees[seat], finished=finished)
 
     def deserted(self, table: LobbyTable) -> bool:
         """No person sits at the table or is connected to it, and no game is on there (a game
