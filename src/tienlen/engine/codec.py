@@ -155,8 +155,8 @@ def apply_action_dict(game: Game, data: Any) -> list[Event]:
 
 
 # --- views -------------------------------------------------------------------------------------
-def _table(view: SeatView | SpectatorView) -> dict[str, Any]:
-    return {
+def _table(view: SeatView | SpectatorView, log: bool) -> dict[str, Any]:
+    out = {
         "schema": SCHEMA_VERSION,
         "seq": view.seq,
         "ruleset": view.rules.to_spec(),
@@ -172,14 +172,17 @@ def _table(view: SeatView | SpectatorView) -> dict[str, Any]:
         "first_game": view.first_game,
         "leader": view.leader,
         "deal": view.deal,
-        "actions": [action_to_dict(a) for a in view.actions],
-        "events": [event_to_dict(e) for e in view.events],
     }
+    if log:
+        out["actions"] = [action_to_dict(a) for a in view.actions]
+        out["events"] = [event_to_dict(e) for e in view.events]
+    return out
 
 
-def seat_view_to_dict(view: SeatView) -> dict[str, Any]:
-    """What one seat is sent: the table, its own hand and its legal actions."""
-    out = _table(view)
+def seat_view_to_dict(view: SeatView, *, log: bool = True) -> dict[str, Any]:
+    """What one seat is sent: the table, its own hand and its legal actions (``log=False``:
+    without the events and actions so far, which a live update sends as they come)."""
+    out = _table(view, log)
     out.update(
         seat=view.seat,
         hand=mask_ascii(view.hand),
@@ -192,9 +195,9 @@ def seat_view_to_dict(view: SeatView) -> dict[str, Any]:
     return out
 
 
-def spectator_view_to_dict(view: SpectatorView) -> dict[str, Any]:
-    """What a spectator is sent: the table only."""
-    return _table(view)
+def spectator_view_to_dict(view: SpectatorView, *, log: bool = True) -> dict[str, Any]:
+    """What a spectator is sent: the table only (``log`` as for :func:`seat_view_to_dict`)."""
+    return _table(view, log)
 
 
 def summary_of(game: Game) -> dict[str, Any]:

@@ -11,7 +11,6 @@ seat's view shows, reaches nobody else, not even as a message.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -50,17 +49,15 @@ class Member:
     delta: dict[str, Any] | None = None
 
 
-def full_view(view: View) -> dict[str, Any]:
+def full_view(view: View, log: bool = True) -> dict[str, Any]:
     if isinstance(view, SeatView):
-        return seat_view_to_dict(view)
-    return spectator_view_to_dict(view)
+        return seat_view_to_dict(view, log=log)
+    return spectator_view_to_dict(view, log=log)
 
 
 def view_delta(view: View) -> dict[str, Any]:
     """The view without its events and actions (an update carries the new ones)."""
-    data = full_view(dataclasses.replace(view, events=(), actions=()))
-    del data["events"], data["actions"]
-    return data
+    return full_view(view, log=False)
 
 
 class Recipients:
