@@ -22,6 +22,7 @@ import time
 from typing import Any
 
 from tienlen.engine.rules import RuleSet
+from tienlen.server.outbox import Numbered, to_json
 from tienlen.server.tables import LiveTable, TableConfig
 from tienlen.server.timers import ManualClock
 
@@ -34,7 +35,9 @@ async def play(games: int, seed: int) -> dict[str, float]:
 
     def send(user: str, message: dict[str, Any]) -> None:
         counts["messages"] += 1
-        counts["bytes"] += len(json.dumps(message))
+        # The web layer sends a numbered message's text as the table wrote it.
+        text = message.text if isinstance(message, Numbered) else to_json(message)
+        counts["bytes"] += len(text.encode())
         kind = message["type"]
         if kind == "game" or (kind == "state" and message["game"]):
             views[user] = dict(message["view"] if kind == "game" else message["game"]["view"])

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 
 import pytest
 
 from tienlen.server.botpool import shared_bot_pool, shutdown_bot_pool
-from tienlen.server.outbox import Outbox
+from tienlen.server.outbox import Outbox, to_json
 from tienlen.server.seating import Lineup, Occupant, TableConfig
 from tienlen.server.timers import Alarms, ManualClock, SystemTableClock
 
@@ -83,6 +84,19 @@ def test_an_outbox_numbers_keeps_the_latest_and_says_what_was_missed() -> None:
     assert box.since(1) is None  # message 2 is no longer kept
     assert box.since(6) is None  # never given
     assert Outbox(3).since(0) == []
+
+
+def test_a_broadcast_written_once_reads_as_each_copy_written_alone() -> None:
+    message = {"type": "chat", "text": 'Chào cả bàn \u2665 "ok"', "seat": None, "at": 1.5}
+    text = to_json(message)
+    one, other = Outbox(3), Outbox(3)
+    other.add({"type": "ack"})
+    for box in (one, other):
+        alone = box.add(message)
+        box.n -= 1
+        shared = box.add(message, text)
+        assert shared == alone and json.loads(shared.text) == json.loads(alone.text) == shared
+    assert json.loads(other.add({}, "{}").text) == {"n": 3}  # an empty message, written alone
 
 
 @pytest.mark.parametrize(

@@ -44,12 +44,17 @@ class Outbox:
         """The number of the last message; 0 before the first."""
         self._log: deque[tuple[int, str]] = deque(maxlen=size)
 
-    def add(self, message: dict[str, Any]) -> Numbered:
-        """Number a message (a copy: ``message`` may be shared by several recipients)."""
+    def add(self, message: dict[str, Any], text: str | None = None) -> Numbered:
+        """Number a message (a copy: ``message`` may be shared by several recipients).
+        ``text``: the message's JSON (:func:`to_json`) when already written — a broadcast is
+        written once for everyone, and each copy only gains its number."""
         self.n += 1
         numbered = Numbered(message)
         numbered["n"] = self.n
-        numbered.text = to_json(numbered)
+        if text is None or not message:
+            numbered.text = to_json(numbered)
+        else:
+            numbered.text = f'{{"n":{self.n},{text[1:]}'
         self._log.append((self.n, numbered.text))
         return numbered
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..engine.codec import action_to_dict, event_to_dict, seat_view_to_dict, spectator_view_to_dict
 from ..engine.views import SeatView, SpectatorView
-from .outbox import Outbox
+from .outbox import Outbox, to_json
 from .table_protocol import PROTOCOL_VERSION, Hello
 
 logger = logging.getLogger(__name__)
@@ -97,16 +97,17 @@ class Recipients:
         except Exception:
             logger.exception("send to %s failed", user)
 
-    def emit(self, member: Member, message: dict[str, Any]) -> None:
+    def emit(self, member: Member, message: dict[str, Any], text: str | None = None) -> None:
         """Number a table message for ``member``, keep it for resuming, and send it if their
-        connection is live."""
-        numbered = member.outbox.add(message)
+        connection is live (``text``: its JSON, when already written)."""
+        numbered = member.outbox.add(message, text)
         if member.connected and member.synced:
             self.send(member.user, numbered)
 
     def broadcast(self, message: dict[str, Any]) -> None:
+        text = to_json(message)  # once for everyone
         for member in list(self.members.values()):
-            self.emit(member, message)
+            self.emit(member, message, text)
 
     def hello(
         self, member: Member, hello: Hello, table: str, state: Callable[[Member], dict[str, Any]]
