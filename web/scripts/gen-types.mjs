@@ -14,6 +14,8 @@ const files = {
   protocol_server: "ServerMessage",
   protocol_client: "ClientMessage",
   rest: "Rest",
+  lobby_server: "LobbyServerMessage",
+  lobby_client: "LobbyClientMessage",
 };
 
 // Pydantic titles every field; json-schema-to-typescript would make each a numbered alias
