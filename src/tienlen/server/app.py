@@ -78,6 +78,7 @@ def create_app(
     from .lobby_socket import router as lobby_socket_router
     from .moderation import router as moderation_router
     from .play_now import router as play_now_router
+    from .replays import router as replays_router
     from .restore import reopen_tables
 
     config = settings if settings is not None else Settings()
@@ -131,6 +132,7 @@ def create_app(
     app.include_router(accounts_router)
     app.include_router(lobby_router)
     app.include_router(histories_router)
+    app.include_router(replays_router)
     app.include_router(moderation_router)
     app.include_router(play_now_router)
     app.include_router(ws_router)

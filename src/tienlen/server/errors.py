@@ -39,7 +39,7 @@ CODES: dict[str, tuple[int, str]] = {
     "bet_over_balance": (409, "The owner may bet at most 1/10 of their chips."),
     "cannot_invite": (409, "A private table's owner needs at least 15 times the bet."),
     "no_such_game": (404, "No finished game has that id."),
-    "not_your_game": (403, "Only the game's players may download its record."),
+    "not_your_game": (403, "Only the game's players may download its record or replay it."),
     "banned": (403, "The account is banned: the message says why and until when."),
     "muted": (403, "The player is muted: the message says why and until when."),
     "forbidden": (403, "Only a moderator or an admin (of a higher role) may do this."),

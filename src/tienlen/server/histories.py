@@ -22,7 +22,7 @@ from .protocol import GameHistory, GamePlayerInfo, GameSummary
 from .store import games as stored
 from .store.models import GamePlayer, GameRow, User
 
-__all__ = ["router"]
+__all__ = ["finished_game", "router"]
 
 router = APIRouter(prefix="/api", tags=["histories"])
 
@@ -91,6 +91,16 @@ async def game_record(
     request: Request, game_id: Annotated[str, Path(max_length=100)]
 ) -> JSONResponse:
     """A finished game's record (``tienlen-record/1``), for its players only."""
+    game, _ = await finished_game(request, game_id, "download its record")
+    filename = f"tienlen-{game_id.replace(':', '-')}.json"
+    return JSONResponse(
+        game.record, headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+    )
+
+
+async def finished_game(request: Request, game_id: str, what: str) -> tuple[GameRow, int]:
+    """A finished game with its record and the logged-in player's game seat in it; refused
+    (``no_such_game``, ``not_your_game``) unless the player played it."""
     user = await _logged_in(request)
     async with server_of(request).sessions() as db:
         game = await db.get(GameRow, game_id)
@@ -102,8 +112,5 @@ async def game_record(
     if game is None or game.status != "finished" or game.record is None:
         raise ApiError("no_such_game", f"no finished game has the id {game_id!r}")
     if played is None:
-        raise ApiError("not_your_game", "only the game's players may download its record")
-    filename = f"tienlen-{game_id.replace(':', '-')}.json"
-    return JSONResponse(
-        game.record, headers={"Content-Disposition": f'attachment; filename="{filename}"'}
-    )
+        raise ApiError("not_your_game", f"only the game's players may {what}")
+    return game, played

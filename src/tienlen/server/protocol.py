@@ -10,7 +10,7 @@ specific codes.
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -20,6 +20,7 @@ __all__ = [
     "ErrorResponse",
     "GameHistory",
     "GamePlayerInfo",
+    "GameReplay",
     "GameSummary",
     "Health",
     "Leaderboard",
@@ -27,7 +28,9 @@ __all__ = [
     "NewTable",
     "Ok",
     "PlayNow",
+    "PlayShown",
     "Profile",
+    "ReplayStep",
     "RoomInfo",
     "TableList",
     "TableSummary",
@@ -194,3 +197,54 @@ class GameHistory(BaseModel):
     games: list[GameSummary]
     total: int = Field(description="How many finished games the player has.")
     next_offset: int | None = Field(description="The offset of the next page; null at the end.")
+
+
+class PlayShown(BaseModel):
+    """A play on the table: who made it, its cards and its combination's name."""
+
+    seat: int
+    cards: str
+    combination: str
+
+
+class ReplayStep(BaseModel):
+    """One step of a finished game's replay: what happened, and every hand after it (the game
+    is over, so all hands are shown face up)."""
+
+    kind: Literal[
+        "deal",
+        "play",
+        "chop",
+        "pass",
+        "round_won",
+        "player_out",
+        "left",
+        "instant_win",
+        "cong",
+        "game_over",
+    ] = Field(description="``deal`` first, then the engine's event types (docs/PROTOCOL.md).")
+    seat: int | None = Field(description="The game seat it is about (the winner at the end).")
+    cards: str | None = Field(description="The cards played or chopped with, else null.")
+    place: int | None = Field(default=None, description="For ``player_out``: the place.")
+    seats: list[int] = Field(
+        default_factory=list, description="For ``instant_win`` and ``cong``: the seats."
+    )
+    action: int | None = Field(description="The index of the record action behind it.")
+    hands: list[str] = Field(description="Every seat's cards after it, by game seat.")
+    cards_left: list[int]
+    to_beat: PlayShown | None = Field(description="The play on the table after it.")
+    turn: int | None = Field(description="Whose turn it is after it; null once the game is over.")
+
+
+class GameReplay(BaseModel):
+    """A finished game step by step, computed by the engine from its stored record."""
+
+    id: str
+    preset: str
+    bet: int
+    players: list[str] = Field(description="The players' names, by game seat.")
+    seat: int = Field(description="The asking player's game seat.")
+    steps: list[ReplayStep]
+    settlement: dict[str, Any] = Field(
+        description="The settlement, as the table's ``settlement`` message carries it."
+    )
