@@ -4,6 +4,8 @@
 import type {
   Credentials,
   ErrorResponse,
+  GameHistory,
+  GameReplay,
   Leaderboard,
   NewTable,
   Profile,
@@ -68,5 +70,12 @@ export const api = {
   createTable: (t: NewTable) => call<TableSummary>("POST", "/api/tables", t),
   /** A table to play at now against bots, and the seat to take (docs/SERVER.md, "Play now"). */
   playNow: () => call<TableSummary & { seat?: number }>("POST", "/api/play-now"),
+  /** The player's finished games, newest first (docs/SERVER.md, "Hand histories"). */
+  myGames: (offset = 0, limit = 20) => call<GameHistory>("GET", `/api/me/games?limit=${limit}&offset=${offset}`),
+  /** A finished game step by step, computed by the server's engine. */
+  replay: (game: string) => call<GameReplay>("GET", `/api/games/${encodeURIComponent(game)}/replay`),
   leaderboard: (by: "dkn" | "chips") => call<Leaderboard>("GET", `/api/leaderboard?by=${by}&limit=20`),
 };
+
+/** Where a finished game's record is downloaded. */
+export const recordUrl = (game: string): string => `/api/games/${encodeURIComponent(game)}/record`;

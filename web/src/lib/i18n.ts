@@ -116,7 +116,6 @@ const vi = {
   phase_waiting: "đang chờ",
   phase_seeding: "đang chia",
   phase_playing: "đang chơi",
-  lobby_chat: "Trò chuyện ở sảnh",
   history: "Lịch sử ván",
   no_games: "Bạn chưa chơi xong ván nào.",
   more: "Xem thêm",
@@ -141,6 +140,7 @@ const vi = {
   rp_end: "Hết ván",
   replay_help: "Phím ← → để lùi/tới, Home/End về đầu/cuối.",
   analysis: "Máy sẽ đánh",
+  rp_turn: "đến lượt",
 } as const;
 
 export type Key = keyof typeof vi;
@@ -257,7 +257,6 @@ const en: Record<Key, string> = {
   phase_waiting: "waiting",
   phase_seeding: "dealing",
   phase_playing: "playing",
-  lobby_chat: "Lobby chat",
   history: "Hand history",
   no_games: "You have not finished a game yet.",
   more: "More",
@@ -282,6 +281,7 @@ const en: Record<Key, string> = {
   rp_end: "Game over",
   replay_help: "Keys: ← → step back/forward, Home/End first/last.",
   analysis: "The bot would play",
+  rp_turn: "to play",
 };
 
 export const WORDS: Record<Lang, Record<Key, string>> = { vi, en };

@@ -3,6 +3,7 @@
 
 import type { Profile } from "../generated/rest";
 import { ApiError } from "./api";
+import { parseRoute, routeHash, type Route } from "./route";
 import { errorText, LANG_KEY, storedLang, t as translate, type Key, type Lang } from "./i18n";
 
 function storage(): Storage | null {
@@ -17,17 +18,6 @@ export interface Notice {
   id: number;
   text: string;
   kind: "error" | "info";
-}
-
-export interface Route {
-  page: "home" | "table";
-  table?: string;
-  invite?: string;
-}
-
-export function parseRoute(hash: string): Route {
-  const m = /^#\/t\/([A-Za-z0-9_-]+)(?:\/([A-Za-z0-9_-]+))?$/.exec(hash);
-  return m ? { page: "table", table: m[1], invite: m[2] } : { page: "home" };
 }
 
 class Session {
@@ -73,7 +63,7 @@ class Session {
   }
 
   go(route: Route): void {
-    location.hash = route.page === "table" ? `#/t/${route.table}${route.invite ? "/" + route.invite : ""}` : "#/";
+    location.hash = routeHash(route);
   }
 }
 

@@ -1,0 +1,96 @@
+"""The lobby's live list and chat, the hand history and the replay viewer, through Chromium
+against the real server, using only what the page shows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from .conftest import PageServer
+from .test_browser import DESKTOP, PHONE, errors_shown, guest, play_until_settled
+
+
+def _step(page: Page) -> int:
+    return int(page.get_by_test_id("replay-view").get_attribute("data-step") or "-1")
+
+
+def _hands(page: Page) -> list[int]:
+    """The number of cards drawn face up in each seat's hand."""
+    return [seat.locator("svg").count() for seat in page.get_by_test_id("rp-hand").all()]
+
+
+def test_the_lobby_is_live_and_a_finished_game_replays_step_by_step(
+    browser: Any, page_server: PageServer, shots: Any
+) -> None:
+    watcher = guest(browser, page_server, DESKTOP)
+    page = guest(browser, page_server, PHONE)
+    for p in (watcher, page):
+        expect(p.get_by_test_id("lobby-live")).to_have_attribute("data-live", "true")
+    # Presets are named in the players' words, never by their keys.
+    options = watcher.locator("select[name=preset] option").all_inner_texts()
+    assert "Thập Thành" in options and "thapthanh" not in options
+    # The lobby's chat reaches everyone watching the lobby.
+    page.get_by_test_id("lobby-chat").get_by_test_id("chat-input").fill("ai chơi không?")
+    page.get_by_test_id("lobby-chat").get_by_role("button").click()
+    expect(watcher.get_by_test_id("lobby-chat").get_by_test_id("chat-lines")).to_contain_text(
+        "ai chơi không?"
+    )
+    page.get_by_test_id("play-now").click()
+    expect(page.get_by_test_id("felt")).to_have_attribute("data-game", "1", timeout=30_000)
+    # The watcher's list shows the new table without polling (the socket pushed it).
+    expect(watcher.get_by_test_id("table-row").first).to_be_visible(timeout=4_000)
+    expect(watcher.get_by_test_id("preset-name").first).to_have_text("Thập Thành")
+    shots(watcher, "lobby")
+    play_until_settled([page], 1, deadline_s=240)
+    shots(page, "settlement")
+
+    page.get_by_test_id("history-link").click()
+    rows = page.get_by_test_id("history-row")
+    expect(rows).to_have_count(1)
+    expect(rows.first.get_by_test_id("download")).to_have_attribute(
+        "href",
+        "/api/games/"
+        + (rows.first.get_attribute("data-game") or "").replace(":", "%3A")
+        + "/record",
+    )
+    shots(page, "history")
+    rows.first.get_by_test_id("replay").click()
+
+    view = page.get_by_test_id("replay-view")
+    expect(page.get_by_test_id("step-text")).to_have_text("Chia bài")  # loaded, at the deal
+    expect(view).to_have_attribute("data-step", "0")
+    count = int(view.get_attribute("data-steps") or "0")
+    # The deal, one step per event, the end: at least three (a tới trắng ends at the deal).
+    assert count >= 3
+    assert _hands(page) == [13, 13, 13, 13]  # the deal, every hand face up
+    page.get_by_test_id("rp-next").click()
+    expect(view).to_have_attribute("data-step", "1")
+    instant = "tới trắng" in page.get_by_test_id("step-text").inner_text()
+    if not instant:
+        expect(page.get_by_test_id("step-text")).to_contain_text(" đánh ")
+        assert sum(_hands(page)) < 52  # the first play left its hand
+    page.keyboard.press("ArrowRight")
+    expect(view).to_have_attribute("data-step", "2")
+    page.keyboard.press("ArrowLeft")
+    page.get_by_test_id("rp-prev").click()
+    expect(view).to_have_attribute("data-step", "0")
+    # Jump: from the step list, then to the end with the keyboard.
+    jump = min(5, count - 1)
+    page.get_by_test_id("rp-steps").locator(f"[data-step='{jump}']").click()
+    expect(view).to_have_attribute("data-step", str(jump))
+    page.keyboard.press("End")
+    expect(view).to_have_attribute("data-step", str(count - 1))
+    expect(page.get_by_test_id("step-text")).to_contain_text("Hết ván")
+    # At the end every hand still held is face up, and the settlement is shown.
+    left = [int(s.get_attribute("data-cards") or "0") for s in page.get_by_test_id("rp-seat").all()]
+    assert _hands(page) == left and sum(left) > 0 and (instant or 0 in left)
+    expect(page.get_by_test_id("rp-settlement")).to_be_visible()
+    expect(page.get_by_test_id("rp-settlement")).to_contain_text("Tính tiền")
+    shots(page, "replay-end")
+    page.keyboard.press("Home")
+    expect(view).to_have_attribute("data-step", "0")
+    page.get_by_test_id("rp-slider").fill(str(count // 2))
+    expect(view).to_have_attribute("data-step", str(count // 2))
+    shots(page, "replay-middle")
+    assert errors_shown(page) == [] and errors_shown(watcher) == []

@@ -1,0 +1,58 @@
+// The replay viewer's own logic: which step to show, and each step in words. The steps come
+// from the server (GET /api/games/{id}/replay), computed by the engine: nothing about the rules
+// is worked out here.
+
+import type { ReplayStep } from "../generated/rest";
+import { withSymbols } from "./cards";
+import type { Key } from "./i18n";
+
+/** A step index kept within the game's steps. */
+export function clampStep(index: number, count: number): number {
+  if (count <= 0) return 0;
+  return Math.min(count - 1, Math.max(0, Math.trunc(Number.isFinite(index) ? index : 0)));
+}
+
+/** The step a key moves to (← → one step, Home/End the ends, PageUp/PageDown ten), or null
+ * when the key is not the viewer's. */
+export function stepForKey(key: string, index: number, count: number): number | null {
+  const moves: Record<string, number> = {
+    ArrowLeft: index - 1,
+    ArrowRight: index + 1,
+    Home: 0,
+    End: count - 1,
+    PageUp: index - 10,
+    PageDown: index + 10,
+  };
+  return key in moves ? clampStep(moves[key], count) : null;
+}
+
+/** A step in words: the key of its sentence and what fills it. */
+export function describeStep(
+  step: ReplayStep,
+  name: (seat: number) => string,
+): { key: Key; params: Record<string, string | number> } {
+  const seat = step.seat === null ? "" : name(step.seat);
+  const cards = withSymbols(step.cards ?? "");
+  switch (step.kind) {
+    case "deal":
+      return { key: "rp_deal", params: {} };
+    case "play":
+      return { key: "rp_play", params: { seat, cards } };
+    case "chop":
+      return { key: "rp_chop", params: { seat, cards } };
+    case "pass":
+      return { key: "rp_pass", params: { seat } };
+    case "round_won":
+      return { key: "rp_round", params: { seat } };
+    case "player_out":
+      return { key: "rp_out", params: { seat, place: step.place ?? "" } };
+    case "left":
+      return { key: "ev_left", params: { seat } };
+    case "instant_win":
+      return { key: "rp_instant", params: { seat: (step.seats ?? []).map(name).join(", ") } };
+    case "cong":
+      return { key: "ev_cong", params: { seats: (step.seats ?? []).map(name).join(", ") } };
+    case "game_over":
+      return step.seat === null ? { key: "ev_game_over_void", params: {} } : { key: "ev_game_over", params: { winner: seat } };
+  }
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import type { ReplayStep } from "../src/generated/rest";
+import { t } from "../src/lib/i18n";
+import { clampStep, describeStep, stepForKey } from "../src/lib/replay";
+import { parseRoute, routeHash } from "../src/lib/route";
+
+const step = (over: Partial<ReplayStep>): ReplayStep => ({
+  kind: "play", seat: 1, cards: "3s 3h", place: null, seats: [], action: 0,
+  hands: ["", "", ""], cards_left: [0, 0, 0], to_beat: null, turn: 2, ...over,
+});
+const names = (seat: number) => ["Lan", "Minh", "Hoa"][seat];
+const words = (s: ReplayStep, lang: "vi" | "en") => {
+  const d = describeStep(s, names);
+  return t(lang, d.key, d.params);
+};
+
+describe("the replay viewer", () => {
+  it("keeps the step within the game and moves by key", () => {
+    expect([clampStep(-3, 10), clampStep(4.7, 10), clampStep(99, 10), clampStep(NaN, 10), clampStep(2, 0)]).toEqual([0, 4, 9, 0, 0]);
+    expect(stepForKey("ArrowRight", 3, 10)).toBe(4);
+    expect(stepForKey("ArrowLeft", 0, 10)).toBe(0);
+    expect(stepForKey("ArrowRight", 9, 10)).toBe(9);
+    expect(stepForKey("End", 3, 10)).toBe(9);
+    expect(stepForKey("Home", 3, 10)).toBe(0);
+    expect(stepForKey("PageDown", 3, 10)).toBe(9);
+    expect(stepForKey("a", 3, 10)).toBeNull();
+  });
+  it("says each step in the player's words, cards with suit symbols", () => {
+    expect(words(step({}), "en")).toBe("Minh plays 3♠ 3♥");
+    expect(words(step({}), "vi")).toBe("Minh đánh 3♠ 3♥");
+    expect(words(step({ kind: "pass", seat: 0, cards: null }), "en")).toBe("Lan passes");
+    expect(words(step({ kind: "chop", seat: 2, cards: "3s 3h 4s 4h 5s 5h" }), "vi")).toContain("Hoa chặt");
+    expect(words(step({ kind: "player_out", seat: 2, place: 1, cards: null }), "en")).toBe("Hoa is out, place 1");
+    expect(words(step({ kind: "cong", seat: null, seats: [0, 2] }), "vi")).toBe("Cóng: Lan, Hoa");
+    expect(words(step({ kind: "game_over", seat: 0 }), "en")).toContain("Lan");
+    expect(words(step({ kind: "deal", seat: null, cards: null }), "vi")).toBe("Chia bài");
+  });
+  it("routes to the history and to a game's replay, ids with a colon included", () => {
+    expect(parseRoute("#/history")).toEqual({ page: "history" });
+    const route = { page: "replay" as const, game: "t3f9a1c2b7d4e:12" };
+    expect(routeHash(route)).toBe("#/replay/t3f9a1c2b7d4e%3A12");
+    expect(parseRoute(routeHash(route))).toEqual(route);
+    expect(parseRoute("#/replay/%E0%A4%A")).toEqual({ page: "home" });
+    expect(parseRoute("#/t/abc/inv")).toEqual({ page: "table", table: "abc", invite: "inv" });
+  });
+});
