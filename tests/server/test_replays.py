@@ -43,12 +43,14 @@ def _store(
         extra={"balances": [50_000] * game.n, "house_fee_bp": 600, "users": users},
     ).to_dict()
 
+    owner = next(u for u in users if u)
+
     async def work(db: Any) -> None:
         if await db.get(TableRow, table) is None:
             db.add(
                 TableRow(
                     id=table, room="trainee", preset="bigfun", bet=1000, turn_seconds=10,
-                    seats=game.n, private=False, invite=None, owner_id=users[0], opened_at=NOW,
+                    seats=game.n, private=False, invite=None, owner_id=owner, opened_at=NOW,
                     closed_at=None,
                 )
             )  # fmt: skip
@@ -124,3 +126,33 @@ def test_only_its_players_may_replay_a_finished_game(live: LiveServer, db_url: s
         r = client.get(f"/api/games/{game_id}/replay")
         assert (r.status_code, r.json()["error"]["code"]) == (status, code), r.text
     assert alice.get(f"/api/games/{'x' * 101}/replay").json()["error"]["code"] == "bad_request"
+
+
+def test_the_analysis_reviews_the_askers_decisions_once(live: LiveServer, db_url: str) -> None:
+    (alice, a_id, _), (other, _, _) = _guest(live), _guest(live)
+    game = _played(7)
+    game_id, record = _store(db_url, [None, a_id, None], game)
+    r = alice.get(f"/api/games/{game_id}/analysis")
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert (body["id"], body["seat"]) == (game_id, 1) and body["decisions"]
+    replayed = alice.get(f"/api/games/{game_id}/replay").json()["steps"]
+    for decision in body["decisions"]:
+        action = record["actions"][decision["action"]]
+        assert action["seat"] == 1
+        assert decision["played"] == action.get("play", "")
+        # The step the viewer shows it beside: the seat's play or pass of that action.
+        [step] = [s for s in replayed if s["action"] == decision["action"] and s["seat"] == 1]
+        assert step["kind"] in ("play", "pass")
+        assert decision["same"] == (decision["bot"] == decision["played"])
+        if decision["same"]:
+            assert decision["chips_difference"] == 0
+        else:
+            assert decision["samples"] > 0 and decision["chips_difference"] is not None
+    # Computed once per game and seat: the second answer is the kept one.
+    assert live.server is not None
+    assert (game_id, 1) in live.server.config.app.state.analyses
+    assert alice.get(f"/api/games/{game_id}/analysis").json() == body
+    for client, code in [(other, "not_your_game"), (live.client(), "not_logged_in")]:
+        assert client.get(f"/api/games/{game_id}/analysis").json()["error"]["code"] == code
+    assert alice.get("/api/games/tnothing:1/analysis").json()["error"]["code"] == "no_such_game"

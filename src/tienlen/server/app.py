@@ -80,6 +80,7 @@ def create_app(
     from .play_now import router as play_now_router
     from .replays import router as replays_router
     from .restore import reopen_tables
+    from .reviews import router as reviews_router
 
     config = settings if settings is not None else Settings()
 
@@ -133,6 +134,7 @@ def create_app(
     app.include_router(lobby_router)
     app.include_router(histories_router)
     app.include_router(replays_router)
+    app.include_router(reviews_router)
     app.include_router(moderation_router)
     app.include_router(play_now_router)
     app.include_router(ws_router)

@@ -16,8 +16,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
     "Credentials",
+    "DecisionReviewInfo",
     "ErrorBody",
     "ErrorResponse",
+    "GameAnalysis",
     "GameHistory",
     "GamePlayerInfo",
     "GameReplay",
@@ -248,3 +250,25 @@ class GameReplay(BaseModel):
     settlement: dict[str, Any] = Field(
         description="The settlement, as the table's ``settlement`` message carries it."
     )
+
+
+class DecisionReviewInfo(BaseModel):
+    """One decision of the asking player, beside what the search bot would have played."""
+
+    action: int = Field(description="The index of the record action (a replay step's action).")
+    played: str = Field(description="The cards the player played; empty for a pass.")
+    bot: str = Field(description="The cards the search bot would have played; empty: pass.")
+    same: bool = Field(description="Whether the bot would have played the same.")
+    chips_difference: float | None = Field(
+        description="The bot's choice's expected chips minus the player's (estimated on the "
+        "same sampled deals; 0 when the same; null when no deal could be sampled)."
+    )
+    samples: int = Field(description="The sampled deals behind the estimate.")
+
+
+class GameAnalysis(BaseModel):
+    """The search bot's review of the asking player's decisions in a finished game."""
+
+    id: str
+    seat: int = Field(description="The asking player's game seat.")
+    decisions: list[DecisionReviewInfo]
