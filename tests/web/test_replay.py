@@ -61,6 +61,12 @@ def test_the_lobby_is_live_and_a_finished_game_replays_step_by_step(
     expect(page.get_by_test_id("step-text")).to_have_text("Chia bài")  # loaded, at the deal
     expect(view).to_have_attribute("data-step", "0")
     count = int(view.get_attribute("data-steps") or "0")
+    if count > 3:  # not a tới trắng: the player made decisions, each reviewed by the search bot
+        expect(page.get_by_test_id("review").first).to_be_visible(timeout=30_000)
+        page.get_by_test_id("review").first.locator("xpath=..").get_by_role("button").click()
+        expect(page.get_by_test_id("step-review")).to_be_visible()
+        shots(page, "replay-analysis")
+        page.keyboard.press("Home")
     # The deal, one step per event, the end: at least three (a tới trắng ends at the deal).
     assert count >= 3
     assert _hands(page) == [13, 13, 13, 13]  # the deal, every hand face up

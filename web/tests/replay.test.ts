@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ReplayStep } from "../src/generated/rest";
 import { t } from "../src/lib/i18n";
-import { clampStep, describeStep, stepForKey } from "../src/lib/replay";
+import { clampStep, decisionAt, describeStep, signedChips, stepForKey } from "../src/lib/replay";
 import { parseRoute, routeHash } from "../src/lib/route";
 
 const step = (over: Partial<ReplayStep>): ReplayStep => ({
@@ -42,5 +42,19 @@ describe("the replay viewer", () => {
     expect(parseRoute(routeHash(route))).toEqual(route);
     expect(parseRoute("#/replay/%E0%A4%A")).toEqual({ page: "home" });
     expect(parseRoute("#/t/abc/inv")).toEqual({ page: "table", table: "abc", invite: "inv" });
+  });
+});
+
+describe("the analysis beside the replay", () => {
+  const review = { action: 4, played: "3s 3h", bot: "", same: false, chips_difference: 1250.4, samples: 16 };
+  it("is shown at the player's own play or pass of that action only", () => {
+    expect(decisionAt(step({ action: 4, seat: 1 }), 1, [review])).toBe(review);
+    expect(decisionAt(step({ action: 4, seat: 1, kind: "pass" }), 1, [review])).toBe(review);
+    expect(decisionAt(step({ action: 4, seat: 1, kind: "player_out" }), 1, [review])).toBeNull();
+    expect(decisionAt(step({ action: 4, seat: 2 }), 1, [review])).toBeNull();
+    expect(decisionAt(step({ action: 5, seat: 1 }), 1, [review])).toBeNull();
+  });
+  it("writes the chips difference signed, in whole chips", () => {
+    expect([signedChips(1250.4), signedChips(-3000), signedChips(0.2)]).toEqual(["+1\u202f250", "−3\u202f000", "±0"]);
   });
 });

@@ -4,6 +4,7 @@
 import type {
   Credentials,
   ErrorResponse,
+  GameAnalysis,
   GameHistory,
   GameReplay,
   Leaderboard,
@@ -74,6 +75,8 @@ export const api = {
   myGames: (offset = 0, limit = 20) => call<GameHistory>("GET", `/api/me/games?limit=${limit}&offset=${offset}`),
   /** A finished game step by step, computed by the server's engine. */
   replay: (game: string) => call<GameReplay>("GET", `/api/games/${encodeURIComponent(game)}/replay`),
+  /** The search bot's review of the player's decisions in a finished game. */
+  analysis: (game: string) => call<GameAnalysis>("GET", `/api/games/${encodeURIComponent(game)}/analysis`),
   leaderboard: (by: "dkn" | "chips") => call<Leaderboard>("GET", `/api/leaderboard?by=${by}&limit=20`),
 };
 

@@ -139,7 +139,11 @@ const vi = {
   rp_instant: "{seat} tới trắng",
   rp_end: "Hết ván",
   replay_help: "Phím ← → để lùi/tới, Home/End về đầu/cuối.",
-  analysis: "Máy sẽ đánh",
+  analysis: "Máy sẽ đánh {cards}",
+  analysis_same: "Máy cũng đánh như vậy",
+  analysis_diff: "ước tính {diff} chip cho máy so với bạn",
+  analysis_help: "Phân tích: với mỗi lượt của bạn, máy tìm kiếm (chỉ thấy bài bạn thấy) sẽ đánh gì, và số chip ước tính hơn/kém.",
+  analysing: "Đang phân tích…",
   rp_turn: "đến lượt",
 } as const;
 
@@ -280,7 +284,11 @@ const en: Record<Key, string> = {
   rp_instant: "{seat} wins instantly (tới trắng)",
   rp_end: "Game over",
   replay_help: "Keys: ← → step back/forward, Home/End first/last.",
-  analysis: "The bot would play",
+  analysis: "The bot would play {cards}",
+  analysis_same: "The bot would play the same",
+  analysis_diff: "an estimated {diff} chips for the bot's choice over yours",
+  analysis_help: "Analysis: at each of your turns, what the search bot (seeing only what you saw) would have played, and the estimated chips difference.",
+  analysing: "Analysing…",
   rp_turn: "to play",
 };
 

@@ -2,7 +2,7 @@
 // from the server (GET /api/games/{id}/replay), computed by the engine: nothing about the rules
 // is worked out here.
 
-import type { ReplayStep } from "../generated/rest";
+import type { DecisionReviewInfo, ReplayStep } from "../generated/rest";
 import { withSymbols } from "./cards";
 import type { Key } from "./i18n";
 
@@ -55,4 +55,21 @@ export function describeStep(
     case "game_over":
       return step.seat === null ? { key: "ev_game_over_void", params: {} } : { key: "ev_game_over", params: { winner: seat } };
   }
+}
+
+/** The review of the player's decision a step shows (its own play or pass), if any. */
+export function decisionAt(
+  step: ReplayStep,
+  seat: number,
+  decisions: DecisionReviewInfo[],
+): DecisionReviewInfo | null {
+  if ((step.kind !== "play" && step.kind !== "pass") || step.seat !== seat) return null;
+  return decisions.find((d) => d.action === step.action) ?? null;
+}
+
+/** The chips difference as the player reads it: signed, whole chips. */
+export function signedChips(diff: number): string {
+  const n = Math.round(diff);
+  const text = Math.abs(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, "\u202f");
+  return (n > 0 ? "+" : n < 0 ? "−" : "±") + text;
 }
