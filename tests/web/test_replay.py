@@ -3,6 +3,7 @@ against the real server, using only what the page shows."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -100,3 +101,27 @@ def test_the_lobby_is_live_and_a_finished_game_replays_step_by_step(
     expect(view).to_have_attribute("data-step", str(count // 2))
     shots(page, "replay-middle")
     assert errors_shown(page) == [] and errors_shown(watcher) == []
+
+
+def test_the_owner_of_a_private_table_gets_its_invite_link(
+    browser: Any, page_server: PageServer, shots: Any
+) -> None:
+    owner = guest(browser, page_server, DESKTOP)
+    form = owner.get_by_test_id("create-form")
+    form.locator("select[name=preset]").select_option("sanhrong")
+    expect(form).to_contain_text("tứ quý không chặt được gì")  # what sets the preset apart
+    form.locator("input[name=private]").check()
+    owner.get_by_test_id("create").click()
+    expect(owner).to_have_url(re.compile(r"#/t/t[0-9a-f]+/[A-Za-z0-9_-]+$"))
+    expect(owner.get_by_test_id("table-invite").locator("input")).to_have_value(owner.url)
+    link = owner.url
+    shots(owner, "private-table")
+    # The link opens the table for someone else, who sees no invite of their own.
+    friend = guest(browser, page_server, PHONE)
+    friend.goto(link)
+    expect(friend.get_by_test_id("felt")).to_be_visible()
+    expect(friend.get_by_test_id("table-invite")).to_have_count(0)
+    # Back in the lobby, the owner's list shows the link with Copy; nobody else's does.
+    owner.get_by_text("Về sảnh").click()
+    expect(owner.get_by_test_id("invite-link")).to_have_value(link)
+    assert errors_shown(owner) == [] and errors_shown(friend) == []
