@@ -1,8 +1,9 @@
 """Game analysis: for each of the asking player's decisions in a finished game, what the search
 bot would have played from the same seat view and the estimated chips difference
-(:mod:`tienlen.bots.analysis`). The work takes a second or so of pure Python, so it runs in a
-thread, off the event loop; each (game, seat) is computed once and kept (a finished game never
-changes), the last :data:`KEPT` of them.
+(:mod:`tienlen.bots.analysis`). The work takes up to a second of Python, so it runs in the
+bots' process pool (:func:`~.botpool.shared_bot_pool`): in a thread it would hold the GIL and
+delay every table's timers and messages meanwhile. Each (game, seat) is computed once and kept
+(a finished game never changes), the last :data:`KEPT` of them.
 """
 
 from __future__ import annotations
@@ -12,12 +13,12 @@ import zlib
 from collections import OrderedDict
 from typing import Annotated, Any
 
-import anyio.to_thread
 from fastapi import APIRouter, Path, Request
 
 from ..bots.analysis import review_seat
 from ..engine.cards import mask_ascii
 from ..engine.record import RecordError, parse_record
+from .botpool import shared_bot_pool
 from .errors import ApiError, responses
 from .histories import finished_game
 from .protocol import DecisionReviewInfo, GameAnalysis
@@ -32,13 +33,14 @@ SAMPLES = 16
 """Sampled deals per decision: the bot's look-ahead and the chips estimate."""
 
 
-def analyse(game_id: str, stored: dict[str, Any], seat: int) -> GameAnalysis:
-    """The analysis of one seat of a stored record (in a worker thread)."""
+def analyse(game_id: str, stored: dict[str, Any], seat: int) -> GameAnalysis | str:
+    """The analysis of one seat of a stored record (in a pool process), or why the record does
+    not replay (a string: a plain value crosses the process boundary safely)."""
     try:
         record = parse_record(stored)
         reviews = review_seat(record, seat, samples=SAMPLES, seed=zlib.crc32(game_id.encode()))
     except (RecordError, ValueError) as exc:
-        raise ApiError("internal_error", f"the game's record does not replay: {exc}") from None
+        return str(exc)
     return GameAnalysis(
         id=game_id,
         seat=seat,
@@ -54,6 +56,14 @@ def analyse(game_id: str, stored: dict[str, Any], seat: int) -> GameAnalysis:
             for r in reviews
         ],
     )
+
+
+async def _analysed(game_id: str, record: dict[str, Any], seat: int) -> GameAnalysis:
+    loop = asyncio.get_running_loop()
+    result = await loop.run_in_executor(shared_bot_pool(), analyse, game_id, record, seat)
+    if isinstance(result, str):
+        raise ApiError("internal_error", f"the game's record does not replay: {result}")
+    return result
 
 
 def _cache(request: Request) -> OrderedDict[tuple[str, int], asyncio.Future[GameAnalysis]]:
@@ -80,9 +90,7 @@ async def analysis_of_game(
     future = cache.get(key)
     if future is None:
         record = row.record
-        future = asyncio.ensure_future(
-            anyio.to_thread.run_sync(analyse, game_id, record, seat)  # one computation per key
-        )
+        future = asyncio.ensure_future(_analysed(game_id, record, seat))  # once per key
         cache[key] = future
         while len(cache) > KEPT:
             cache.popitem(last=False)
