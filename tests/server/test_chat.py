@@ -113,11 +113,12 @@ def test_table_chat_is_stored_and_shown_to_whoever_joins(server: LiveServer, db_
 
     seen = asyncio.run(go())
     said = {"user": str(owner_id), "name": nickname, "seat": 0, "text": "chặt hay lắm!"}
-    said |= {"at": START.timestamp()}
+    said |= {"at": START.timestamp(), "id": seen["line"]["id"]}
     assert seen["line"] == {"type": "chat", "n": seen["line"]["n"], **said}
     assert seen["state"]["chat"] == [said]
     [row] = _stored(db_url, f"table:{table}", 1)
     assert (row.user_id, row.nickname, row.seat, row.text) == (owner_id, nickname, 0, said["text"])
+    assert row.id == said["id"] and row.original is None
     assert row.created_at == START
 
 
@@ -218,7 +219,7 @@ def test_the_lobby_socket_lists_tables_live_and_carries_the_lobby_chat(
             return await _next(lobby, "lobby", lobby=True)
 
     [line] = asyncio.run(again())["chat"]
-    assert line == {k: seen["chat"][k] for k in ("user", "name", "seat", "text", "at")}
+    assert line == {k: seen["chat"][k] for k in ("id", "user", "name", "seat", "text", "at")}
 
 
 def test_the_lobby_socket_has_the_table_socket_checks(server: LiveServer) -> None:

@@ -222,16 +222,20 @@ def test_reports_are_filed_reviewed_and_audited(live: LiveServer, db_url: str) -
     body = {
         "user_id": target,
         "text": "chửi tục trong bàn",
-        "message_id": "t1:42",
         "context": {"table": "t1", "game": 3, "chat": ["a", "b"]},
     }
+    assert error(reporter.post("/api/reports", json={**body, "message_id": "42"})) == (
+        "no_such_message"
+    )
     r = reporter.post("/api/reports", json=body)
     assert r.status_code == 201, r.text
     report_id = r.json()["id"]
     assert error(reporter.post("/api/reports", json={**body, "user_id": r.json()["reporter_id"]}))
     assert error(live.client().post("/api/reports", json=body)) == "not_logged_in"
     queue = mod.get("/api/mod/reports").json()["reports"]
-    assert [(q["id"], q["context"]["game"], q["status"]) for q in queue] == [(report_id, 3, "open")]
+    found = [(q["id"], q["context"]["client"]["game"], q["status"]) for q in queue]
+    assert found == [(report_id, 3, "open")]
+    assert queue[0]["context"]["chat"] == [] and queue[0]["context"]["game_id"] is None
     review = {"outcome": "actioned", "note": "banned 1 day"}
     r = mod.post(f"/api/mod/reports/{report_id}/review", json=review)
     assert r.status_code == 200 and r.json()["reviewed_by_id"] == mod_id

@@ -141,6 +141,7 @@ def test_the_message_checks_can_fail() -> None:
             {
                 "type": "chat",
                 "n": 99,
+                "id": 1,
                 "user": "x",
                 "name": "x",
                 "seat": None,

@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from .auth import Passwords
 from .chat import LOBBY, ChatHub
+from .chat_guard import ChatGuard
 from .clock import Clock, system_clock
 from .errors import BodyLimit, install_handlers
 from .limits import AccountGuards
@@ -91,14 +92,23 @@ def create_app(
         try:
             await migrate(engine)
             sessions = make_sessions(engine)
+            guard = ChatGuard(
+                sessions,
+                clock=clock,
+                limit=config.swear_limit,
+                window_s=config.swear_window_minutes * 60,
+                refresh_s=config.silence_refresh_seconds,
+            )
             chat = ChatHub(
                 clock=clock,
                 limit=config.chat_limit,
                 window_s=config.chat_window_seconds,
                 history=config.chat_history,
                 sessions=sessions,
+                guard=guard,
             )
             await chat.start(LOBBY)
+            await guard.start()
             app.state.server = server = Server(
                 settings=config,
                 engine=engine,
@@ -115,6 +125,7 @@ def create_app(
                 yield
             finally:
                 await lobby.close()
+                await guard.close()
                 await chat.close()
         finally:
             await engine.dispose()

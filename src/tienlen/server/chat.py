@@ -8,6 +8,12 @@ speaks, across all channels together (``chat_too_fast``), keeps the last lines o
 channel for whoever arrives, and queues every line for a background task that writes them in
 batches (:class:`~.store.models.ChatMessage`). A table's task calls :meth:`ChatChannel.say`
 and goes on at once: the database is never awaited on the table's time.
+
+Each line gets its id when said (the stored row's id, counted on from the largest stored at
+start: one server per database), so a report can name it. Its :class:`~.chat_guard.ChatGuard`
+refuses a muted or banned speaker (``muted``, ``banned``), and the profanity filter
+(:mod:`.chat_filter`) masks what is sent and shown; the line as typed is stored beside it
+(``original``) for the moderators, and the guard counts it towards the automatic sanction.
 """
 
 from __future__ import annotations
@@ -20,9 +26,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from . import chat_filter
+from .chat_guard import ChatGuard
 from .clock import Clock, system_clock
 from .limits import Window
 from .seating import Refused
@@ -41,16 +49,21 @@ BATCH = 200
 
 @dataclass(frozen=True, slots=True)
 class ChatLine:
+    id: int
     channel: str
     user: str
     name: str
     seat: int | None
     text: str
+    """What is shown: masked by the profanity filter."""
     at: datetime
+    original: str | None = None
+    """The line as typed, when the filter masked it (stored for the moderators, never sent)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The line as ``chat`` messages carry it (``at``: seconds since 1970)."""
         return {
+            "id": self.id,
             "user": self.user,
             "name": self.name,
             "seat": self.seat,
@@ -70,8 +83,11 @@ class ChatHub:
         window_s: float = 10.0,
         history: int = 50,
         sessions: async_sessionmaker[AsyncSession] | None = None,
+        guard: ChatGuard | None = None,
     ) -> None:
         self.clock = clock
+        self.guard = guard or ChatGuard(clock=clock)
+        self._last_id = 0
         self.history = history
         self._window = Window(limit, window_s)
         self._recent: dict[str, deque[ChatLine]] = {}
@@ -88,6 +104,7 @@ class ChatHub:
         if self._sessions is None:
             return
         async with self._sessions() as db:
+            self._last_id = await db.scalar(select(func.max(ChatMessage.id))) or 0
             for channel in preload:
                 rows = await db.scalars(
                     select(ChatMessage)
@@ -96,15 +113,18 @@ class ChatHub:
                     .limit(self.history)
                 )
                 lines = [
-                    ChatLine(channel, str(r.user_id), r.nickname, r.seat, r.text, r.created_at)
+                    ChatLine(
+                        r.id, channel, str(r.user_id), r.nickname, r.seat, r.text, r.created_at
+                    )
                     for r in rows
                 ]
                 self._lines(channel).extendleft(lines)
         self._writer = asyncio.create_task(self._write(), name="chat writer")
 
     def say(self, channel: str, user: str, name: str, text: str, seat: int | None) -> ChatLine:
-        """A line from ``user`` (text already checked): kept and queued for storing, or
-        ``chat_too_fast``."""
+        """A line from ``user`` (text already checked), masked where it swears: kept and
+        queued for storing; or ``muted``, ``banned``, ``chat_too_fast``."""
+        self.guard.refuse(user)
         now = self.clock()
         wait = self._window.hit(user, now.timestamp())
         if wait > 0:
@@ -113,7 +133,12 @@ class ChatHub:
                 f"at most {self._window.limit} chat lines in {self._window.seconds:g} s: "
                 f"wait {wait:.1f} s",
             )
-        line = ChatLine(channel, user, name, seat, text, now)
+        found = chat_filter.check(text)
+        self._last_id += 1
+        shown, original = (found.masked, text) if found.profane else (text, None)
+        line = ChatLine(self._last_id, channel, user, name, seat, shown, now, original)
+        if found.profane:
+            self.guard.swore(user, line.id, channel)
         self._lines(channel).append(line)
         if self._sessions is not None and user.isdigit():
             try:
@@ -162,11 +187,13 @@ class ChatHub:
                     async with self._sessions() as db, db.begin():
                         db.add_all(
                             ChatMessage(
+                                id=line.id,
                                 channel=line.channel,
                                 user_id=int(line.user),
                                 nickname=line.name,
                                 seat=line.seat,
                                 text=line.text,
+                                original=line.original,
                                 created_at=line.at,
                             )
                             for line in lines

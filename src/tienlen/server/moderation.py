@@ -20,6 +20,7 @@ from . import auth, conduct
 from .app import Server, server_of
 from .conduct_policy import parse_duration
 from .errors import ApiError, responses
+from .evidence import report_context
 from .store.models import AuditEntry, Report, Sanction
 
 __all__ = ["router"]
@@ -78,7 +79,9 @@ class ReportBody(_Body):
         default=None, max_length=100, description="The chat message reported, if one."
     )
     context: dict[str, Any] = Field(
-        default_factory=dict, description="The chat around it, the table and the game."
+        default_factory=dict,
+        description="Anything the client adds; kept under `client` beside what the server "
+        "attaches (the chat and the game).",
     )
 
 
@@ -176,13 +179,19 @@ def _duration(text: str) -> timedelta | None:
 @router.post(
     "/reports",
     status_code=201,
-    responses=responses("bad_request", "not_logged_in", "banned", "no_such_user"),
+    responses=responses("bad_request", "not_logged_in", "banned", "no_such_user", "no_such_message"),
 )
 async def file_report(body: ReportBody, request: Request) -> ReportOut:
-    """Report a player, or one of their chat messages, with the chat and game attached."""
+    """Report a player, or one of their chat lines (``message_id``: the line's ``id``); the
+    server attaches the chat and the game from what it stored (docs/CONDUCT.md)."""
     server = server_of(request)
+    if body.message_id is not None:
+        await server.chat.stored()  # the line may still be on its way to the database
     async with server.sessions() as db, db.begin():
         reporter = await _player(db, request, server)
+        if reporter == body.user_id:
+            raise ApiError("bad_request", "you cannot report yourself")
+        context = await report_context(db, reporter, body.user_id, body.message_id, body.context)
         row = await conduct.report(
             db,
             reporter,
@@ -190,7 +199,7 @@ async def file_report(body: ReportBody, request: Request) -> ReportOut:
             body.text,
             server.clock(),
             message_id=body.message_id,
-            context=body.context,
+            context=context,
         )
         return ReportOut.model_validate(row, from_attributes=True)
 
@@ -211,7 +220,8 @@ async def _timed(request: Request, body: WarnBody, kind: conduct.Kind, span: str
             offence=body.offence,
             evidence=body.evidence,
         )
-        return _sanctions(made)
+    await server.chat.guard.reload()
+    return _sanctions(made)
 
 
 @router.post("/mod/warn", responses=responses(*STAFF, "no_such_offence"))
@@ -248,7 +258,8 @@ async def offence(body: OffenceBody, request: Request) -> SanctionsOut:
             server.clock(),
             evidence=body.evidence,
         )
-        return _sanctions(made, decision.number)
+    await server.chat.guard.reload()
+    return _sanctions(made, decision.number)
 
 
 async def _lift(request: Request, body: LiftBody, kind: conduct.Kind) -> SanctionsOut:
@@ -256,7 +267,8 @@ async def _lift(request: Request, body: LiftBody, kind: conduct.Kind) -> Sanctio
     async with server.sessions() as db, db.begin():
         actor = await _staff(db, request, server)
         lifted = await conduct.lift(db, actor, body.user_id, kind, body.reason, server.clock())
-        return _sanctions(lifted)
+    await server.chat.guard.reload()
+    return _sanctions(lifted)
 
 
 @router.post("/mod/unban", responses=responses(*STAFF, "not_sanctioned"))

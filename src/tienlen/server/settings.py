@@ -118,6 +118,20 @@ class Settings(BaseSettings):
         default=50, ge=0, le=500, description="Recent chat lines shown to whoever arrives."
     )
 
+    swear_limit: int = Field(
+        default=3,
+        ge=0,
+        description="Chat lines masked for swearing within swear_window_minutes that make the "
+        "conduct policy's swearing offence, applied automatically (0: never automatic).",
+    )
+    swear_window_minutes: float = Field(default=10.0, gt=0, le=24 * 60)
+    silence_refresh_seconds: float = Field(
+        default=60.0,
+        gt=0,
+        description="How often the chat reads again the mutes and bans in force (those made "
+        "by `tienlen admin` from another process reach a running server within this).",
+    )
+
     signup_limit: int = Field(
         default=20,
         ge=0,

@@ -535,11 +535,14 @@ class SettlementMessage(_Numbered):
 class ChatLine(TypedDict):
     """A line of chat."""
 
+    id: int
+    """The line's id (what ``POST /api/reports`` names as ``message_id``)."""
     user: str
     name: str
     seat: int | None
     """The speaker's table seat, when seated (always null in the lobby)."""
     text: str
+    """As shown: the profanity filter's mask (``*``) over swear words."""
     at: float
     """When it was said, in seconds since 1970 (server clock)."""
 

@@ -392,4 +392,7 @@ class ChatMessage(Base):
     seat: Mapped[int | None] = mapped_column(Integer)
     """The speaker's table seat, when seated."""
     text: Mapped[str] = mapped_column(Text)
+    """What was shown: masked by the profanity filter where it swore."""
+    original: Mapped[str | None] = mapped_column(Text)
+    """The line as typed, when the filter masked it (for the moderators; never shown)."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
