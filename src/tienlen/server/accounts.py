@@ -17,7 +17,7 @@ from fastapi import APIRouter, Query, Request, Response
 from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import auth, conduct, ledger
+from . import auth, conduct, ledger, sightings
 from .app import Server, server_of
 from .errors import ApiError, responses
 from .protocol import Credentials, Health, Leaderboard, LeaderboardEntry, Ok, Profile
@@ -123,6 +123,7 @@ async def register(body: Credentials, request: Request, response: Response) -> P
         user, token = await auth.register(db, new, now, server.settings)
         profile = await _profile(db, user)
     _set_cookie(response, token, server)
+    await sightings.seen(server, request, response, profile.id)
     return profile
 
 
@@ -177,6 +178,7 @@ async def login(body: Credentials, request: Request, response: Response) -> Prof
         token = await auth.start_session(db, user, now, server.settings)
         profile = await _profile(db, user, topup)
     _set_cookie(response, token, server)
+    await sightings.seen(server, request, response, profile.id)
     return profile
 
 
@@ -211,6 +213,7 @@ async def guest(request: Request, response: Response) -> Profile:
         user, token = await auth.create_guest(db, now, server.settings)
         profile = await _profile(db, user)
     _set_cookie(response, token, server)
+    await sightings.seen(server, request, response, profile.id)
     return profile
 
 
@@ -245,6 +248,7 @@ async def upgrade(body: Credentials, request: Request, response: Response) -> Pr
         )
         profile = await _profile(db, user)
     _set_cookie(response, token, server)
+    await sightings.seen(server, request, response, profile.id)
     return profile
 
 

@@ -33,9 +33,10 @@ __all__ = [
 ]
 
 SANCTION_KINDS = ("warn", "mute", "ban")
-LINK_KINDS = ("series", "same_person")
-"""How two accounts may be linked: a ``series`` of look-alike nicknames (seed 000), or two
-accounts of the ``same_person``."""
+LINK_KINDS = ("series", "same_person", "shared_address", "shared_device")
+"""How two accounts may be linked: a ``series`` of look-alike nicknames (seed 000), two
+accounts of the ``same_person`` (both by moderators; a series also by the server), or seen
+from one network address or device (by the server, server/sightings.py)."""
 POLICY_FILE = "conduct_policy.toml"
 _KEY = re.compile(r"[a-z][a-z0-9_]{0,39}")
 _DURATION = re.compile(r"([1-9][0-9]{0,5})([mhd])")

@@ -40,6 +40,7 @@ from .journal import TableJournal, Writer
 from .lobby_socket import LobbyFeed
 from .protocol import NewTable, RoomInfo, TableList, TableSummary
 from .seating import TableConfig
+from .sightings import Networks, Presence, device_of
 from .sockets import CLOSE_POLICY, SendQueue, admit, close_queue, offer, pump
 from .store import games as stored
 from .store.models import TableRow, User
@@ -132,6 +133,9 @@ class Lobby:
         self.writer = Writer(server.sessions, server.clock)
         """Writes every table's journal, in order (:mod:`.journal`)."""
         self.bots = HouseBots(server, self._seated_bots)
+        self.presence = Presence(Networks.of(server.settings))
+        """Where each person connected from: two of one address or device may not sit at
+        one table (:mod:`.sightings`)."""
         self._sweeper: asyncio.Task[None] | None = None
 
     def _seated_bots(self) -> list[str]:
@@ -174,6 +178,7 @@ class Lobby:
             on_table=lambda _info: self.feed.table_changed(table),
             clock=self.clock,
         )
+        live.seats.guard = self.presence.guard
         table = LobbyTable(table_id, room, preset, bet, turn, private, invite, live, journal)
         if new:
             row = TableRow(id=table_id, room=room.key, preset=preset, bet=bet, turn_seconds=turn,
@@ -509,6 +514,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     if old is not None:
         close_queue(old)
     table.queues[name] = queue
+    address = websocket.client.host if websocket.client is not None else None
+    lobby.presence.arrive(name, address, device_of(websocket.cookies))
     number = table.live.connect(name, user.nickname)
     try:
         await pump(

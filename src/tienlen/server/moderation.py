@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import auth, conduct
@@ -21,7 +21,7 @@ from .app import Server, server_of
 from .conduct_policy import parse_duration
 from .errors import ApiError, responses
 from .evidence import report_context
-from .store.models import AuditEntry, Report, Sanction
+from .store.models import AccountLink, AuditEntry, Report, Sanction
 
 __all__ = ["router"]
 
@@ -141,6 +141,19 @@ class AuditOut(BaseModel):
 
 class AuditLog(BaseModel):
     entries: list[AuditOut]
+
+
+class LinkOut(BaseModel):
+    id: int
+    user_a: int
+    user_b: int
+    kind: str
+    created_at: datetime
+    by_user_id: int | None = Field(description="None: the console, or seen by the server.")
+
+
+class LinksOut(BaseModel):
+    links: list[LinkOut]
 
 
 class Done(BaseModel):
@@ -293,6 +306,23 @@ async def link(body: LinkBody, request: Request) -> Done:
             db, actor, body.user_id, body.other_id, body.kind, body.reason, server.clock()
         )
     return Done()
+
+
+@router.get("/mod/links", responses=responses(*STAFF))
+async def links(
+    request: Request,
+    user_id: Annotated[int | None, Query(description="Only this user's.")] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> LinksOut:
+    """Account links, newest first: series, same person, shared address or device."""
+    server = server_of(request)
+    async with server.sessions() as db, db.begin():
+        await _staff(db, request, server)
+        query = select(AccountLink).order_by(AccountLink.id.desc()).limit(limit)
+        if user_id is not None:
+            query = query.where(or_(AccountLink.user_a == user_id, AccountLink.user_b == user_id))
+        rows = await db.scalars(query)
+        return LinksOut(links=[LinkOut.model_validate(r, from_attributes=True) for r in rows])
 
 
 @router.post("/mod/roles", responses=responses(*STAFF))

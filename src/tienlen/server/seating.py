@@ -89,8 +89,15 @@ class Occupant:
     ready: bool = False
 
 
+SitGuard = Callable[[Occupant, list[Occupant]], None]
+"""Told of a person about to sit and of the people seated; raises :class:`Refused` to refuse
+(the lobby's: two accounts of one network or device, server/sightings.py)."""
+
+
 class Seats(list[Occupant | None]):
     """The table's seats, each empty (None) or held."""
+
+    guard: SitGuard | None = None
 
     def seat_of(self, user: str) -> int | None:
         for seat, occupant in enumerate(self):
@@ -136,8 +143,11 @@ class Seats(list[Occupant | None]):
             raise Refused("seat_taken", f"seat {seat} is taken")
 
     def take(self, seat: int, occupant: Occupant) -> None:
-        """Seat ``occupant`` in an empty seat (``no_such_seat``, ``seat_taken``)."""
+        """Seat ``occupant`` in an empty seat (``no_such_seat``, ``seat_taken``, or what the
+        :attr:`guard` refuses a person with)."""
         self.free(seat)
+        if self.guard is not None and occupant.level is None:
+            self.guard(occupant, [o for o in self if o is not None and o.level is None])
         self[seat] = occupant
 
     def next_person(self, after: int | None, connected: Iterable[str]) -> str | None:

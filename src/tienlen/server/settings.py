@@ -7,9 +7,11 @@ directory holding a SQLite database and a secret key made on first start. Settin
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -132,6 +134,20 @@ class Settings(BaseSettings):
         "by `tienlen admin` from another process reach a running server within this).",
     )
 
+    same_address_seating: Literal["refuse", "allow"] = Field(
+        default="refuse",
+        description="refuse: two people connected from one network address may not sit at "
+        "one table (seed 000: two nicks at one table), nor are accounts from one address "
+        "linked; allow: addresses are all treated as shared networks. Devices are always "
+        "checked (docs/CONDUCT.md).",
+    )
+    shared_networks: list[str] = Field(
+        default_factory=lambda: ["127.0.0.0/8", "::1/128"],
+        description="Networks whose addresses are shared by strangers (cafés), exempt from the "
+        'same-address rule and links, a JSON list: ["203.0.113.0/24", "2001:db8::/48"]. The '
+        "default, the loopback, is this machine or a reverse proxy: nobody told apart.",
+    )
+
     signup_limit: int = Field(
         default=20,
         ge=0,
@@ -153,6 +169,15 @@ class Settings(BaseSettings):
         "for login_lockout_minutes (0: never locked).",
     )
     login_lockout_minutes: int = Field(default=15, ge=1, le=24 * 60)
+
+    @model_validator(mode="after")
+    def _networks_are_networks(self) -> Settings:
+        for network in self.shared_networks:
+            try:
+                ipaddress.ip_network(network, strict=False)
+            except ValueError:
+                raise ValueError(f"shared_networks: {network!r} is not a network") from None
+        return self
 
     @model_validator(mode="after")
     def _argon2_memory_fits_lanes(self) -> Settings:

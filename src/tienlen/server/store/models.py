@@ -44,6 +44,7 @@ __all__ = [
     "Report",
     "Sanction",
     "Session",
+    "Sighting",
     "StaffRole",
     "TableRow",
     "Transaction",
@@ -322,11 +323,15 @@ class Sanction(Base):
 
 
 class AccountLink(Base):
-    """Two accounts known to belong together (conduct_policy.LINK_KINDS); ``user_a < user_b``."""
+    """Two accounts known to belong together (conduct_policy.LINK_KINDS); ``user_a < user_b``.
+    ``shared_address`` and ``shared_device`` are seen by the server (server/sightings.py)."""
 
     __tablename__ = "account_links"
     __table_args__ = (
-        CheckConstraint("kind IN ('series', 'same_person')", name="known_kind"),
+        CheckConstraint(
+            "kind IN ('series', 'same_person', 'shared_address', 'shared_device')",
+            name="known_kind",
+        ),
         CheckConstraint("user_a < user_b", name="ordered_pair"),
         UniqueConstraint("user_a", "user_b", "kind", name="uq_account_links_pair_kind"),
     )
@@ -337,6 +342,25 @@ class AccountLink(Base):
     kind: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     by_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+
+
+class Sighting(Base):
+    """A network address or device id an account was seen from (log-in, sign-up, guest),
+    first and last; what links accounts by shared address or device (server/sightings.py)."""
+
+    __tablename__ = "sightings"
+    __table_args__ = (
+        CheckConstraint("kind IN ('address', 'device')", name="known_kind"),
+        UniqueConstraint("user_id", "kind", "value", name="uq_sightings_user_kind_value"),
+        Index("ix_sightings_kind_value", "kind", "value"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    value: Mapped[str] = mapped_column(String(64))
+    first_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class Report(Base):
