@@ -46,6 +46,7 @@ CODES: dict[str, tuple[int, str]] = {
     "no_such_user": (404, "There is no user with that id or nickname."),
     "no_such_report": (404, "There is no report with that id."),
     "no_such_message": (404, "The reported player said no chat line with that id."),
+    "no_such_flag": (404, "There is no fair-play flag with that id."),
     "no_such_offence": (422, "The conduct policy has no offence of that name."),
     "bad_duration": (422, "A duration is 30m, 2h, 7d (minutes, hours, days) or permanent."),
     "not_sanctioned": (409, "The user has no sanction of that kind in force."),

@@ -16,12 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import auth, conduct
+from . import auth, collusion, conduct
 from .app import Server, server_of
 from .conduct_policy import parse_duration
 from .errors import ApiError, responses
 from .evidence import report_context
-from .store.models import AccountLink, AuditEntry, Report, Sanction
+from .store.models import AccountLink, AuditEntry, FairPlayFlag, Report, Sanction, User
 
 __all__ = ["router"]
 
@@ -154,6 +154,32 @@ class LinkOut(BaseModel):
 
 class LinksOut(BaseModel):
     links: list[LinkOut]
+
+
+class FlagOut(BaseModel):
+    id: int
+    kind: str
+    user_id: int = Field(description="The account suspected of losing on purpose.")
+    other_id: int = Field(description="The account it loses to.")
+    created_at: datetime
+    updated_at: datetime
+    evidence: dict[str, Any]
+    status: str
+    reviewed_by_id: int | None
+    reviewed_at: datetime | None
+    review_note: str | None
+
+
+class FlagsOut(BaseModel):
+    flags: list[FlagOut]
+
+
+class ScanBody(_Body):
+    user_id: int = Field(description="Scan this account's recent games (and its partners').")
+
+
+def _flags(rows: Any) -> FlagsOut:
+    return FlagsOut(flags=[FlagOut.model_validate(r, from_attributes=True) for r in rows])
 
 
 class Done(BaseModel):
@@ -400,3 +426,57 @@ async def audit(
             query = query.where(AuditEntry.target_id == user_id)
         rows = await db.scalars(query)
         return AuditLog(entries=[AuditOut.model_validate(r, from_attributes=True) for r in rows])
+
+
+@router.get("/mod/flags", responses=responses(*STAFF))
+async def flags(
+    request: Request,
+    status: Annotated[Literal["open", "actioned", "dismissed"] | None, Query()] = "open",
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> FlagsOut:
+    """Chip-dumping flags the server found (open ones by default), oldest first."""
+    server = server_of(request)
+    async with server.sessions() as db, db.begin():
+        await _staff(db, request, server)
+        query = select(FairPlayFlag).order_by(FairPlayFlag.id).limit(limit)
+        if status is not None:
+            query = query.where(FairPlayFlag.status == status)
+        return _flags(await db.scalars(query))
+
+
+@router.post("/mod/flags/scan", responses=responses(*STAFF))
+async def scan_flags(body: ScanBody, request: Request) -> FlagsOut:
+    """Look for chip dumping in a player's recent games now; answers the flags written."""
+    server = server_of(request)
+    async with server.sessions() as db, db.begin():
+        await _staff(db, request, server)
+        if await db.get(User, body.user_id) is None:
+            raise ApiError("no_such_user", f"there is no user {body.user_id}")
+        return _flags(await collusion.scan(db, [body.user_id], server.clock()))
+
+
+@router.post("/mod/flags/{flag_id}/review", responses=responses(*STAFF, "no_such_flag"))
+async def review_flag(flag_id: int, body: ReviewBody, request: Request) -> FlagOut:
+    """Close a flag: actioned (a sanction followed) or dismissed."""
+    server = server_of(request)
+    async with server.sessions() as db, db.begin():
+        actor = await _staff(db, request, server)
+        row = await db.get(FairPlayFlag, flag_id)
+        if row is None:
+            raise ApiError("no_such_flag", f"there is no flag {flag_id}")
+        if row.status != "open":
+            raise ApiError("bad_request", f"flag {flag_id} was already {row.status}")
+        row.status, row.review_note = body.outcome, body.note
+        row.reviewed_by_id, row.reviewed_at = actor.user_id, server.clock()
+        db.add(
+            AuditEntry(
+                at=server.clock(),
+                actor_id=actor.user_id,
+                action="review_flag",
+                target_id=row.user_id,
+                reason=body.note,
+                details={"flag": flag_id, "outcome": body.outcome, "other": row.other_id},
+            )
+        )
+        await db.flush()
+        return FlagOut.model_validate(row, from_attributes=True)

@@ -38,6 +38,7 @@ __all__ = [
     "Base",
     "ChatMessage",
     "Entry",
+    "FairPlayFlag",
     "GameAction",
     "GamePlayer",
     "GameRow",
@@ -361,6 +362,30 @@ class Sighting(Base):
     value: Mapped[str] = mapped_column(String(64))
     first_at: Mapped[datetime] = mapped_column(UTCDateTime)
     last_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class FairPlayFlag(Base):
+    """A suspicion the server found in the games (``dumping``: ``user_id`` keeps losing to
+    ``other_id``), with its evidence, kept for a moderator's review (server/collusion.py)."""
+
+    __tablename__ = "fair_play_flags"
+    __table_args__ = (
+        CheckConstraint("kind IN ('dumping')", name="known_kind"),
+        CheckConstraint("status IN ('open', 'actioned', 'dismissed')", name="known_status"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    other_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    evidence: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """Why (``reasons``), the games, chips and soft passes each way."""
+    status: Mapped[str] = mapped_column(String(16))
+    reviewed_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    reviewed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    review_note: Mapped[str | None] = mapped_column(String(500))
 
 
 class Report(Base):
