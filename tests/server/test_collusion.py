@@ -5,8 +5,11 @@ and moderators see and review the flags."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from datetime import timedelta
+from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -15,12 +18,20 @@ from tienlen.engine.actions import PASS
 from tienlen.engine.game import Game
 from tienlen.engine.record import record_of
 from tienlen.engine.rules import RuleSet
-from tienlen.server.collusion import PlayedGame, find_dumping, played_game
-from tienlen.server.store.models import AuditEntry, GamePlayer, GameRow, TableRow
+from tienlen.server.collusion import PlayedGame, after_game, find_dumping, played_game
+from tienlen.server.store.db import make_engine, make_sessions
+from tienlen.server.store.models import (
+    AuditEntry,
+    FairPlayFlag,
+    GamePlayer,
+    GameRow,
+    TableRow,
+    User,
+)
 
-from .conftest import START, FakeClock, LiveServer
+from .conftest import START, FakeClock, LiveServer, make_settings
 from .helpers import in_transaction
-from .test_conduct_api import error, moderator, player, rows
+from .test_conduct_api import admin, error, moderator, player, rows
 
 Policy = Callable[[Game, list[int]], int]
 BET = 1000
@@ -158,3 +169,37 @@ def test_the_scan_flags_stored_games_for_review(
     plain, _ = player(live, "Bảo")
     assert error(plain.get("/api/mod/flags")) == "forbidden"
     assert clock() == START
+
+    code, out = admin(db_url, "flags", "--status", "all")
+    assert code == 0 and out.startswith(f"#{flag['id']} dismissed dumping: user {lan} loses")
+    code, out = admin(db_url, "flags", "--scan", "Minh")  # a new flag: the old one is closed
+    assert code == 0 and "open dumping" in out and "soft_passes" in out
+
+
+def test_the_scan_after_a_game_writes_flags(db_url: str, tmp_path: Path) -> None:
+    async def users(db: AsyncSession) -> list[int]:
+        made = [User(nickname=n, nickname_key=n, password_hash=None, is_guest=True,
+                     created_at=START) for n in ("a", "b")]  # fmt: skip
+        db.add_all(made)
+        await db.flush()
+        return [u.id for u in made]
+
+    lan, minh = in_transaction(db_url, users)
+    _store(db_url, [lan, minh], games(5, dumper, honest))
+
+    async def go(scan_games: int) -> None:
+        engine = make_engine(db_url)
+        settings = make_settings(tmp_path, db_url, dumping_scan_games=scan_games)
+        server = SimpleNamespace(
+            settings=settings, sessions=make_sessions(engine), clock=FakeClock()
+        )
+        try:
+            await after_game(server, [lan])  # type: ignore[arg-type]
+        finally:
+            await engine.dispose()
+
+    asyncio.run(go(0))
+    assert rows(db_url, FairPlayFlag) == []
+    asyncio.run(go(20))
+    [flag] = rows(db_url, FairPlayFlag)
+    assert (flag.user_id, flag.other_id, flag.status) == (lan, minh, "open")

@@ -320,6 +320,51 @@ def audit_cmd(
         )
 
 
+def flags_cmd(
+    scan: Annotated[
+        str | None,
+        typer.Option("--scan", help="First scan this player's recent games for chip dumping."),
+    ] = None,
+    status: Annotated[
+        str, typer.Option("--status", help="open, actioned, dismissed or all.")
+    ] = "open",
+    as_json: AsJson = False,
+    data_dir: DataDir = None,
+    database_url: DatabaseUrl = None,
+) -> None:
+    """Chip-dumping flags for review (open ones by default), oldest first."""
+    from sqlalchemy import select
+
+    from ..server import collusion
+    from ..server.store.models import FairPlayFlag
+
+    async def work(db: AsyncSession) -> list[FairPlayFlag]:
+        if scan is not None:
+            await collusion.scan(db, [await _user_id(db, scan)], _now())
+        query = select(FairPlayFlag).order_by(FairPlayFlag.id)
+        if status != "all":
+            query = query.where(FairPlayFlag.status == status)
+        return list(await db.scalars(query))
+
+    rows = _run(data_dir, database_url, work)
+    if as_json:
+        columns = [c.key for c in FairPlayFlag.__table__.columns]
+        out = [{c: _plain(getattr(row, c)) for c in columns} for row in rows]
+        typer.echo(json.dumps(out, ensure_ascii=False))
+        return
+    for row in rows:
+        evidence = row.evidence
+        typer.echo(
+            f"#{row.id} {row.status} {row.kind}: user {row.user_id} loses to user "
+            f"{row.other_id} ({', '.join(evidence.get('reasons', []))}): "
+            f"{len(evidence.get('games_lost', []))} of {evidence.get('games_together')} games, "
+            f"{evidence.get('chips_lost')} chips, {len(evidence.get('soft_passes', []))} passes "
+            "that could have beaten"
+        )
+    if not rows:
+        typer.echo("no flags")
+
+
 def register(app: typer.Typer) -> None:
     """Add the conduct commands to ``tienlen admin``."""
     app.command("grant-role")(grant_role_cmd)
@@ -332,3 +377,4 @@ def register(app: typer.Typer) -> None:
     app.command("link")(link_cmd)
     app.command("sanctions")(sanctions_cmd)
     app.command("audit")(audit_cmd)
+    app.command("flags")(flags_cmd)

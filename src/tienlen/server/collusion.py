@@ -16,11 +16,13 @@ flag for a moderator's review (never a sanction: a moderator decides).
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -30,18 +32,25 @@ from ..engine.game import Game
 from ..engine.record import parse_record, replay
 from .store.models import FairPlayFlag, GamePlayer, GameRow
 
+if TYPE_CHECKING:
+    from .app import Server
+
 __all__ = [
     "Flag",
     "PlayedGame",
     "Thresholds",
+    "after_game",
     "find_dumping",
     "played_game",
     "scan",
     "soft_passes",
 ]
 
+log = logging.getLogger("tienlen.server")
+
 WINDOW = 50
-"""Recent finished games of each account scanned."""
+"""Recent finished games of each account scanned on demand (after a game: the setting
+``dumping_scan_games``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +185,11 @@ def find_dumping(games: Iterable[PlayedGame], limits: Thresholds | None = None) 
     return flags
 
 
-async def _recent(db: AsyncSession, user_ids: Iterable[int], window: int) -> list[PlayedGame]:
+Stored = tuple[str, dict[str, Any], list[int | None], list[int]]
+"""A stored game as read: id, record, users by game seat (None: a bot), deltas."""
+
+
+async def _recent(db: AsyncSession, user_ids: Iterable[int], window: int) -> list[Stored]:
     ids: set[str] = set()
     for user in user_ids:
         rows = await db.scalars(
@@ -187,19 +200,28 @@ async def _recent(db: AsyncSession, user_ids: Iterable[int], window: int) -> lis
             .limit(window)
         )
         ids.update(rows)
-    games = []
+    stored: list[Stored] = []
     for row in await db.scalars(select(GameRow).where(GameRow.id.in_(ids)).order_by(GameRow.id)):
         players = list(
             await db.scalars(
                 select(GamePlayer).where(GamePlayer.game_id == row.id).order_by(GamePlayer.seat)
             )
         )
-        if row.record is None:
+        if row.record is not None:
+            users = [p.user_id if p.bot is None else None for p in players]
+            stored.append((row.id, row.record, users, [p.delta or 0 for p in players]))
+    return stored
+
+
+def _analyse(stored: list[Stored], limits: Thresholds | None) -> list[Flag]:
+    """Replay and analyse (CPU only: run off the event loop)."""
+    games = []
+    for game_id, record, users, deltas in stored:
+        try:
+            games.append(played_game(game_id, record, users, deltas))
+        except ValueError:  # a record the engine cannot replay is not evidence
             continue
-        users = [p.user_id if p.bot is None else None for p in players]
-        deltas = [p.delta or 0 for p in players]
-        games.append(played_game(row.id, row.record, users, deltas))
-    return games
+    return find_dumping(games, limits)
 
 
 async def scan(
@@ -213,8 +235,9 @@ async def scan(
     """Look at the recent games of ``user_ids`` and store a flag (or refresh the open one)
     for each dumping pair involving them; returns the flags written."""
     wanted = set(user_ids)
+    stored = await _recent(db, wanted, window)
     written = []
-    for flag in find_dumping(await _recent(db, wanted, window), limits):
+    for flag in await asyncio.to_thread(_analyse, stored, limits):
         if not {flag.loser, flag.winner} & wanted:
             continue
         row = await db.scalar(
@@ -243,3 +266,16 @@ async def scan(
         written.append(row)
     await db.flush()
     return written
+
+
+async def after_game(server: Server, user_ids: list[int]) -> None:
+    """The scan run after each settled game for its players (in the background; a failure
+    is logged): their last ``dumping_scan_games`` games."""
+    window = server.settings.dumping_scan_games
+    if window <= 0 or not user_ids:
+        return
+    try:
+        async with server.sessions() as db, db.begin():
+            await scan(db, user_ids, server.clock(), window=window)
+    except Exception:
+        log.exception("the dumping scan of users %s failed", user_ids)

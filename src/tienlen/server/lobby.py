@@ -32,7 +32,7 @@ from ..engine.record import GameRecord
 from ..engine.rules import PRESETS, RuleSet
 from ..money.rooms import ROOMS, Room, can_invite, max_bet, vip_points_earned
 from ..money.settlement import Settlement
-from . import auth, ledger
+from . import auth, collusion, ledger
 from .app import Server, server_of
 from .errors import ApiError, responses
 from .house_bots import HouseBots
@@ -133,6 +133,8 @@ class Lobby:
         self.writer = Writer(server.sessions, server.clock)
         """Writes every table's journal, in order (:mod:`.journal`)."""
         self.bots = HouseBots(server, self._seated_bots)
+        self.scans: set[asyncio.Task[None]] = set()
+        """The chip-dumping scans after settled games (:mod:`.collusion`)."""
         self.presence = Presence(Networks.of(server.settings))
         """Where each person connected from: two of one address or device may not sit at
         one table (:mod:`.sightings`)."""
@@ -261,6 +263,9 @@ class Lobby:
         try:
             await self.writer.flush()  # its deal and actions are stored before its record
             await self._settle(table, record, result)
+            scan = collusion.after_game(self.server, [int(u) for u in record.extra["users"]])
+            self.scans.add(task := asyncio.create_task(scan, name="dumping scan"))
+            task.add_done_callback(self.scans.discard)
         except Exception:
             game_id = f"{table.id}:{record.extra['game']}"
             log.exception("game %s could not be settled: voided, no chip moved", game_id)
@@ -346,6 +351,8 @@ class Lobby:
     async def close(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
+        for task in list(self.scans):
+            task.cancel()
         for table in list(self.tables.values()):
             await self.close_table(table, for_good=False)
         self.feed.close()

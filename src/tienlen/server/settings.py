@@ -148,6 +148,14 @@ class Settings(BaseSettings):
         "default, the loopback, is this machine or a reverse proxy: nobody told apart.",
     )
 
+    dumping_scan_games: int = Field(
+        default=20,
+        ge=0,
+        le=500,
+        description="After each settled game, its players' last this many games are scanned "
+        "for chip dumping (0: only on demand; docs/CONDUCT.md).",
+    )
+
     signup_limit: int = Field(
         default=20,
         ge=0,
