@@ -30,7 +30,7 @@ function view(over: Partial<SeatView> = {}): SeatView {
 function started() {
   const st = emptyTable();
   apply(st, { type: "welcome", protocol: 1, table: "t1", user: "1", resumed: false });
-  apply(st, { type: "state", n: 4, table, chat: [{ at: 1, user: "2", name: "Bình", seat: 2, text: "chào" }], commitment: null, game: { game: 1, seats: [0, 2], view: view(), timers: [] } });
+  apply(st, { type: "state", n: 4, table, chat: [{ id: 1, at: 1, user: "2", name: "Bình", seat: 2, text: "chào" }], commitment: null, game: { game: 1, seats: [0, 2], view: view(), timers: [] } });
   return st;
 }
 
@@ -63,12 +63,12 @@ describe("the table's state", () => {
   it("ignores a message already seen and flags a gap", () => {
     const st = started();
     expect(st.chat.map((l) => l.text)).toEqual(["chào"]);
-    apply(st, { type: "chat", n: 4, at: 2, user: "2", name: "Bình", seat: 2, text: "old" });
+    apply(st, { type: "chat", n: 4, id: 2, at: 2, user: "2", name: "Bình", seat: 2, text: "old" });
     expect(st.chat).toHaveLength(1);
-    apply(st, { type: "chat", n: 7, at: 3, user: "2", name: "Bình", seat: 2, text: "skipped one" });
+    apply(st, { type: "chat", n: 7, id: 3, at: 3, user: "2", name: "Bình", seat: 2, text: "skipped one" });
     expect(st.gap).toBe(true);
     expect(st.chat).toHaveLength(1);
-    apply(st, { type: "chat", n: 5, at: 4, user: "1", name: "An", seat: 0, text: "next" });
+    apply(st, { type: "chat", n: 5, id: 4, at: 4, user: "1", name: "An", seat: 0, text: "next" });
     expect(st.chat.map((l) => l.text)).toEqual(["chào", "next"]);
   });
 
