@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from . import conduct
@@ -112,7 +112,9 @@ class ChatGuard:
         async with self.sessions() as db:
             rows = await db.scalars(
                 select(Sanction).where(
-                    Sanction.kind.in_(("mute", "ban")), Sanction.lifted_at.is_(None)
+                    Sanction.kind.in_(("mute", "ban")),
+                    Sanction.lifted_at.is_(None),
+                    or_(Sanction.ends_at.is_(None), Sanction.ends_at > now),
                 )
             )
             self._silenced = _strongest(rows, now)
