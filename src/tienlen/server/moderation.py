@@ -218,7 +218,9 @@ def _duration(text: str) -> timedelta | None:
 @router.post(
     "/reports",
     status_code=201,
-    responses=responses("bad_request", "not_logged_in", "banned", "no_such_user", "no_such_message"),
+    responses=responses(
+        "bad_request", "not_logged_in", "banned", "no_such_user", "no_such_message"
+    ),
 )
 async def file_report(body: ReportBody, request: Request) -> ReportOut:
     """Report a player, or one of their chat lines (``message_id``: the line's ``id``); the
