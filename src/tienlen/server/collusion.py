@@ -30,6 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from ..engine.events import Chop, Pass, Play, RoundWon
 from ..engine.game import Game
 from ..engine.record import parse_record, replay
+from .botpool import shared_bot_pool
 from .store.models import FairPlayFlag, GamePlayer, GameRow
 
 if TYPE_CHECKING:
@@ -214,7 +215,7 @@ async def _recent(db: AsyncSession, user_ids: Iterable[int], window: int) -> lis
 
 
 def _analyse(stored: list[Stored], limits: Thresholds | None) -> list[Flag]:
-    """Replay and analyse (CPU only: run off the event loop)."""
+    """Replay and analyse (CPU only: run in the bots' process pool)."""
     games = []
     for game_id, record, users, deltas in stored:
         try:
@@ -237,7 +238,9 @@ async def scan(
     wanted = set(user_ids)
     stored = await _recent(db, wanted, window)
     written = []
-    for flag in await asyncio.to_thread(_analyse, stored, limits):
+    pool = shared_bot_pool()  # a thread would hold the GIL and delay the live tables
+    flags = await asyncio.get_running_loop().run_in_executor(pool, _analyse, stored, limits)
+    for flag in flags:
         if not {flag.loser, flag.winner} & wanted:
             continue
         row = await db.scalar(
