@@ -7,7 +7,7 @@ const table = (id: string, taken = 1): TableSummary => ({
   id, room: "trainee", preset: "bigfun", bet: 1000, fee_bp: 600, seats_taken: taken, seats: 4,
   turn_seconds: 10, phase: "waiting", private: false, owner: 7, invite: null,
 });
-const line = (text: string, at = 1) => ({ user: "7", name: "Lan", seat: null, text, at });
+const line = (text: string, at = 1) => ({ id: at, user: "7", name: "Lan", seat: null, text, at });
 
 describe("the lobby's socket", () => {
   const empty: LobbyState = { tables: [], chat: [] };

@@ -30,7 +30,7 @@ export function applyLobby(state: LobbyState, msg: LobbyServerMessage): LobbySta
     case "table_closed":
       return { ...state, tables: state.tables.filter((t) => t.id !== msg.id) };
     case "chat": {
-      const line: ChatLine = { user: msg.user, name: msg.name, seat: msg.seat, text: msg.text, at: msg.at };
+      const line: ChatLine = { id: msg.id, user: msg.user, name: msg.name, seat: msg.seat, text: msg.text, at: msg.at };
       return { ...state, chat: [...state.chat, line].slice(-CHAT_KEPT) };
     }
     default:
