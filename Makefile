@@ -55,12 +55,14 @@ chromium:
 	@test -x $(CHROMIUM) || (apt-get update -qq && apt-get install -y -qq chromium)
 
 ## test: lint, format check, type check, the web client's type check and unit tests, then the
-## whole test suite twice: on the pure Python engine with coverage, and on the engine as
-## installed (compiled by mypyc where it could be); the browser tests (tests/web: Playwright
-## driving Debian's Chromium, installed here when missing) run once, in the second.
+## test suite twice: all of it but the browser on the pure Python engine with coverage, then on
+## the engine as installed (compiled by mypyc where it could be) all but the server's suite —
+## the longest, which drives the engine only through Game.apply, whose two builds
+## tests/test_compiled.py compares — and the browser tests (tests/web: Playwright driving
+## Debian's Chromium, installed here when missing), against the installed engine.
 test: $(COMPILED) lint typecheck web-check $(PAGE) chromium
 	TIENLEN_PURE=1 $(BIN)/pytest --cov --cov-report=term --ignore=tests/web
-	$(BIN)/pytest
+	$(BIN)/pytest --ignore=tests/server
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks setup.py
