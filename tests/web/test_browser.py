@@ -84,7 +84,10 @@ def test_two_guests_open_a_table_and_play_whole_games(
     expect(owner.get_by_test_id("seat-0")).to_contain_text("bạn")
 
     phone = guest(browser, page_server, PHONE)
-    phone.get_by_test_id("table-row").first.get_by_role("button").click()
+    table_id = owner.url.rsplit("/", 1)[-1]  # other tests' tables may be listed too
+    phone.locator(f'[data-testid="table-row"][data-table="{table_id}"]').get_by_role(
+        "button", name=re.compile("Vào|Join")
+    ).click()
     expect(phone.get_by_test_id("felt")).to_have_attribute("data-game", "1", timeout=20_000)
     expect(owner.get_by_test_id("felt")).to_have_attribute("data-game", "1")
     shots(phone, "dealt-phone")

@@ -40,8 +40,9 @@ def test_the_lobby_is_live_and_a_finished_game_replays_step_by_step(
     page.get_by_test_id("play-now").click()
     expect(page.get_by_test_id("felt")).to_have_attribute("data-game", "1", timeout=30_000)
     # The watcher's list shows the new table without polling (the socket pushed it).
-    expect(watcher.get_by_test_id("table-row").first).to_be_visible(timeout=4_000)
-    expect(watcher.get_by_test_id("preset-name").first).to_have_text("Thập Thành")
+    row = watcher.locator(f'[data-testid="table-row"][data-table="{page.url.rsplit("/", 1)[-1]}"]')
+    expect(row).to_be_visible(timeout=4_000)
+    expect(row.get_by_test_id("preset-name")).to_have_text("Thập Thành")
     shots(watcher, "lobby")
     play_until_settled([page], 1, deadline_s=240)
     shots(page, "settlement")
