@@ -8,9 +8,11 @@ import random
 from datetime import UTC, datetime
 from typing import Any
 
+from engine_driver import FOUR_PAIRS, OTHER_FOUR_PAIRS, start
+
 from tienlen.engine.cards import mask_ascii, parse_mask
 from tienlen.engine.codec import EVENT_TYPES
-from tienlen.engine.game import Game
+from tienlen.engine.game import Action, Game
 from tienlen.engine.record import parse_record, record_of, replay
 from tienlen.engine.rules import RuleSet
 from tienlen.money.settlement import settle
@@ -32,12 +34,18 @@ def _played(seed: int, n: int = 3) -> Game:
 
 
 def _store(
-    db_url: str, users: list[int], game: Game, status: str = "finished", number: int = 1
+    db_url: str,
+    users: list[int | None],
+    game: Game,
+    status: str = "finished",
+    number: int = 1,
+    preset: str = "bigfun",
 ) -> tuple[str, dict[str, Any]]:
     """A table and one game at it, as the lobby stores them, played by ``users`` (None: a bot)."""
     table, game_id = "treplay", f"treplay:{number}"
     record = record_of(
         game,
+        ruleset=preset,
         players=[f"P{i}" for i in range(game.n)],
         bet=1000,
         extra={"balances": [50_000] * game.n, "house_fee_bp": 600, "users": users},
@@ -49,7 +57,7 @@ def _store(
         if await db.get(TableRow, table) is None:
             db.add(
                 TableRow(
-                    id=table, room="trainee", preset="bigfun", bet=1000, turn_seconds=10,
+                    id=table, room="trainee", preset=preset, bet=1000, turn_seconds=10,
                     seats=game.n, private=False, invite=None, owner_id=owner, opened_at=NOW,
                     closed_at=None,
                 )
@@ -156,3 +164,60 @@ def test_the_analysis_reviews_the_askers_decisions_once(live: LiveServer, db_url
     for client, code in [(other, "not_your_game"), (live.client(), "not_logged_in")]:
         assert client.get(f"/api/games/{game_id}/analysis").json()["error"]["code"] == code
     assert alice.get("/api/games/tnothing:1/analysis").json()["error"]["code"] == "no_such_game"
+
+
+def _offers_and_timers() -> Game:
+    """Seat 0 leads 2♠; seat 2 declines its out-of-turn chop, seat 3 chops; later seat 0's
+    turn is played by the timer (langvuichoi: chops out of turn)."""
+    game = start("langvuichoi", "2s 2c", "", FOUR_PAIRS, OTHER_FOUR_PAIRS, seed=0)
+    game.apply(Action.play(0, "2s"))
+    game.apply(Action.decline(2))
+    game.apply(Action.play(3, OTHER_FOUR_PAIRS))
+    rng = random.Random(3)
+    while not game.is_terminal():
+        if game.current == 0:
+            game.apply(Action.timeout(0))
+        else:
+            game.apply_action(rng.choice(game.legal_actions()))
+    return game
+
+
+def test_the_replay_shows_the_askers_declines_and_the_timers_moves(
+    live: LiveServer, db_url: str
+) -> None:
+    (alice, a_id, _), (bob, b_id, _), (carol, c_id, _) = _guest(live), _guest(live), _guest(live)
+    game = _offers_and_timers()
+    game_id, record = _store(db_url, [a_id, b_id, c_id, None], game, preset="langvuichoi")
+    steps = carol.get(f"/api/games/{game_id}/replay").json()["steps"]
+    # Carol (seat 2) declined at action 1: a step of hers, with nothing taken from any hand.
+    [decline] = [s for s in steps if s["kind"] == "decline"]
+    assert (decline["seat"], decline["action"], decline["cards"]) == (2, 1, None)
+    before = steps[steps.index(decline) - 1]
+    assert decline["hands"] == before["hands"] and decline["to_beat"]["cards"] == "2s"
+    # Declines are private: the others' replays have no such step.
+    for client in (alice, bob):
+        theirs = client.get(f"/api/games/{game_id}/replay").json()["steps"]
+        assert all(s["kind"] != "decline" for s in theirs)
+    # Seat 0's turns after its lead were all played by the timer: its plays and passes say so.
+    moves = [s for s in steps if s["kind"] in ("play", "pass")]
+    timed = [s for s in moves if s["seat"] == 0 and s["action"] > 0]
+    assert timed and all(s["auto"] for s in timed)
+    assert not any(s["auto"] for s in moves if s not in timed)
+    # The analysis reviews carol's offer and alice's timed turns, each beside its step.
+    for client, seat, kind in ((carol, 2, "chop"), (alice, 0, "timer")):
+        decisions = client.get(f"/api/games/{game_id}/analysis").json()["decisions"]
+        shown = client.get(f"/api/games/{game_id}/replay").json()["steps"]
+        assert kind in {d["kind"] for d in decisions}
+        for d in decisions:
+            action = record["actions"][d["action"]]
+            assert action["seat"] == seat
+            at = (d["action"], seat)
+            assert {s["kind"] for s in shown if (s["action"], s["seat"]) == at} & {
+                "play",
+                "pass",
+                "decline",
+            }
+            if d["kind"] == "chop":
+                assert (action.get("decline"), d["played"]) == (True, "")
+            if d["kind"] == "timer":
+                assert action.get("timeout") is True

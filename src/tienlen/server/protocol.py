@@ -224,10 +224,18 @@ class ReplayStep(BaseModel):
         "instant_win",
         "cong",
         "game_over",
-    ] = Field(description="``deal`` first, then the engine's event types (docs/PROTOCOL.md).")
+        "decline",
+    ] = Field(
+        description="``deal`` first, then the engine's event types (docs/PROTOCOL.md); "
+        "``decline``: the asking player let an out-of-turn chop offer go (declines are "
+        "private, so only the asker's own are steps)."
+    )
     seat: int | None = Field(description="The game seat it is about (the winner at the end).")
     cards: str | None = Field(description="The cards played or chopped with, else null.")
     place: int | None = Field(default=None, description="For ``player_out``: the place.")
+    auto: bool = Field(
+        default=False, description="For ``play`` and ``pass``: made by the turn timer."
+    )
     seats: list[int] = Field(
         default_factory=list, description="For ``instant_win`` and ``cong``: the seats."
     )
@@ -256,8 +264,17 @@ class DecisionReviewInfo(BaseModel):
     """One decision of the asking player, beside what the search bot would have played."""
 
     action: int = Field(description="The index of the record action (a replay step's action).")
-    played: str = Field(description="The cards the player played; empty for a pass.")
-    bot: str = Field(description="The cards the search bot would have played; empty: pass.")
+    kind: Literal["turn", "timer", "chop"] = Field(
+        description="``turn``: a play or pass with another choice open; ``timer``: a turn the "
+        "turn timer played (its play or pass reviewed as the player's); ``chop``: an "
+        "out-of-turn chop offer, taken (``played``: the chop) or declined (``played`` empty)."
+    )
+    played: str = Field(
+        description="The cards the player (or the timer) played; empty for a pass or a decline."
+    )
+    bot: str = Field(
+        description="The cards the search bot would have played; empty: pass (or decline)."
+    )
     same: bool = Field(description="Whether the bot would have played the same.")
     chips_difference: float | None = Field(
         description="The bot's choice's expected chips minus the player's (estimated on the "

@@ -38,7 +38,7 @@ def _on_table(game: Game) -> PlayShown | None:
 
 
 def _step(game: Game, event: dict[str, Any] | None, action: int | None) -> ReplayStep:
-    kind: Any = "deal" if event is None else event["type"]  # the engine's event types
+    kind: Any = "deal" if event is None else event["type"]  # the engine's event types (or ours)
     to_beat = _on_table(game)
     cards = None
     if event is not None and kind in ("play", "chop"):
@@ -52,6 +52,7 @@ def _step(game: Game, event: dict[str, Any] | None, action: int | None) -> Repla
         seat=seat,
         cards=cards,
         place=None if event is None else event.get("place"),
+        auto=bool(event is not None and event.get("auto")),
         seats=[] if event is None else list(event.get("seats", [])),
         action=action,
         hands=[mask_ascii(h) for h in game.hands],
@@ -61,8 +62,10 @@ def _step(game: Game, event: dict[str, Any] | None, action: int | None) -> Repla
     )
 
 
-def replay_steps(record: GameRecord) -> tuple[list[ReplayStep], Game]:
-    """The deal, then one step per engine event; and the game at its end."""
+def replay_steps(record: GameRecord, seat: int | None = None) -> tuple[list[ReplayStep], Game]:
+    """The deal, then one step per engine event, and a ``decline`` step for each chop offer
+    ``seat`` declined (a decline makes no event: it is private to its seat); and the game at
+    its end."""
     game = record.new_game()
     steps = [_step(game, None, None)]
     seen = 0
@@ -76,6 +79,8 @@ def replay_steps(record: GameRecord) -> tuple[list[ReplayStep], Game]:
     drain(None)  # an instant win is decided at the deal
     for index, action in enumerate(record.actions):
         apply_record_action(game, index, action)
+        if isinstance(action, dict) and action.get("decline") and action.get("seat") == seat:
+            steps.append(_step(game, {"type": "decline", "seat": seat}, index))
         drain(index)
     return steps, game
 
@@ -84,7 +89,7 @@ def game_replay(game_id: str, stored: dict[str, Any], seat: int) -> GameReplay:
     """The replay of a stored record (a record that no longer replays is a server fault)."""
     try:
         record = parse_game_record(stored)
-        steps, game = replay_steps(record)
+        steps, game = replay_steps(record, seat)
         balances = record.extra.get("balances")
         settlement = settle(game, record.bet, balances, int(record.extra.get("house_fee_bp", 0)))
     except (RecordError, ReplayError) as exc:

@@ -47,6 +47,7 @@ def analyse(game_id: str, stored: dict[str, Any], seat: int) -> GameAnalysis | s
         decisions=[
             DecisionReviewInfo(
                 action=r.action,
+                kind=r.kind,
                 played=mask_ascii(r.played),
                 bot=mask_ascii(r.bot),
                 same=r.played == r.bot,

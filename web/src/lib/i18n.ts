@@ -142,9 +142,18 @@ const vi = {
   analysis: "Máy sẽ đánh {cards}",
   analysis_same: "Máy cũng đánh như vậy",
   analysis_diff: "ước tính {diff} chip cho máy so với bạn",
-  analysis_help: "Phân tích: với mỗi lượt của bạn, máy tìm kiếm (chỉ thấy bài bạn thấy) sẽ đánh gì, và số chip ước tính hơn/kém.",
+  analysis_help: "Phân tích: với mỗi lượt của bạn (cả lượt hết giờ và lúc được chặt ngoài lượt), máy tìm kiếm (chỉ thấy bài bạn thấy) sẽ đánh gì, và số chip ước tính hơn/kém.",
   analysing: "Đang phân tích…",
   rp_turn: "đến lượt",
+  rp_play_timer: "{seat} hết giờ, bàn tự đánh {cards}",
+  rp_pass_timer: "{seat} hết giờ, bàn tự bỏ lượt",
+  analysis_pass: "Máy sẽ bỏ lượt",
+  analysis_chop: "Máy sẽ chặt bằng {cards}",
+  analysis_decline: "Máy sẽ không chặt",
+  analysis_same_chop: "Máy cũng chặt như vậy",
+  analysis_same_decline: "Máy cũng không chặt",
+  analysis_timer: "Hết giờ nên bàn đi thay bạn.",
+  no_chop: "Không chặt",
 } as const;
 
 export type Key = keyof typeof vi;
@@ -287,9 +296,18 @@ const en: Record<Key, string> = {
   analysis: "The bot would play {cards}",
   analysis_same: "The bot would play the same",
   analysis_diff: "an estimated {diff} chips for the bot's choice over yours",
-  analysis_help: "Analysis: at each of your turns, what the search bot (seeing only what you saw) would have played, and the estimated chips difference.",
+  analysis_help: "Analysis: at each of your turns (those the timer played and the chops offered out of turn too), what the search bot (seeing only what you saw) would have played, and the estimated chips difference.",
   analysing: "Analysing…",
   rp_turn: "to play",
+  rp_play_timer: "{seat}'s time ran out: {cards} played for them",
+  rp_pass_timer: "{seat}'s time ran out: passed for them",
+  analysis_pass: "The bot would pass",
+  analysis_chop: "The bot would chop with {cards}",
+  analysis_decline: "The bot would not chop",
+  analysis_same_chop: "The bot would chop the same",
+  analysis_same_decline: "The bot would not chop either",
+  analysis_timer: "Your time ran out, so the table moved for you.",
+  no_chop: "No chop",
 };
 
 export const WORDS: Record<Lang, Record<Key, string>> = { vi, en };

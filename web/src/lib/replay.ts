@@ -4,7 +4,7 @@
 
 import type { DecisionReviewInfo, ReplayStep } from "../generated/rest";
 import { withSymbols } from "./cards";
-import type { Key } from "./i18n";
+import { t, type Key, type Lang } from "./i18n";
 
 /** A step index kept within the game's steps. */
 export function clampStep(index: number, count: number): number {
@@ -37,11 +37,13 @@ export function describeStep(
     case "deal":
       return { key: "rp_deal", params: {} };
     case "play":
-      return { key: "rp_play", params: { seat, cards } };
+      return { key: step.auto ? "rp_play_timer" : "rp_play", params: { seat, cards } };
     case "chop":
       return { key: "rp_chop", params: { seat, cards } };
     case "pass":
-      return { key: "rp_pass", params: { seat } };
+      return { key: step.auto ? "rp_pass_timer" : "rp_pass", params: { seat } };
+    case "decline":
+      return { key: "rp_decline", params: { seat } };
     case "round_won":
       return { key: "rp_round", params: { seat } };
     case "player_out":
@@ -57,14 +59,47 @@ export function describeStep(
   }
 }
 
-/** The review of the player's decision a step shows (its own play or pass), if any. */
+/** The review of the player's decision a step shows (its own play, pass or declined chop,
+ * the timer's too), if any. */
 export function decisionAt(
   step: ReplayStep,
   seat: number,
   decisions: DecisionReviewInfo[],
 ): DecisionReviewInfo | null {
-  if ((step.kind !== "play" && step.kind !== "pass") || step.seat !== seat) return null;
+  if (!["play", "pass", "decline"].includes(step.kind) || step.seat !== seat) return null;
   return decisions.find((d) => d.action === step.action) ?? null;
+}
+
+/** The bot's choice in words: its cards, or a pass (a decline, for a chop offer). */
+function botChoice(d: DecisionReviewInfo, lang: Lang): string {
+  if (d.bot) return withSymbols(d.bot);
+  return t(lang, d.kind === "chop" ? "no_chop" : "pass").toLowerCase();
+}
+
+/** A review as a sentence, beside the step: whether the search bot agrees, else its choice
+ * and the estimated chips difference; for a chop offer in terms of chopping, and for a turn
+ * the timer played, saying so. */
+export function reviewWords(d: DecisionReviewInfo, lang: Lang): string {
+  let text: string;
+  if (d.kind === "chop") {
+    if (d.same) text = t(lang, d.bot ? "analysis_same_chop" : "analysis_same_decline");
+    else text = d.bot ? t(lang, "analysis_chop", { cards: withSymbols(d.bot) }) : t(lang, "analysis_decline");
+  } else {
+    text = d.same ? t(lang, "analysis_same") : d.bot ? t(lang, "analysis", { cards: withSymbols(d.bot) }) : t(lang, "analysis_pass");
+  }
+  if (!d.same && d.chips_difference !== null) {
+    text += ` (${t(lang, "analysis_diff", { diff: signedChips(d.chips_difference) })})`;
+  }
+  return d.kind === "timer" ? `${t(lang, "analysis_timer")} ${text}` : text;
+}
+
+/** A review in a few characters, for the list of steps: ✓, or → the bot's choice and the
+ * difference (⏱ before a turn the timer played). */
+export function reviewShort(d: DecisionReviewInfo, lang: Lang): string {
+  const mark = d.kind === "timer" ? "⏱ " : "";
+  if (d.same) return `${mark}✓`;
+  const diff = d.chips_difference === null ? "" : ` ${signedChips(d.chips_difference)}`;
+  return `${mark}→ ${botChoice(d, lang)}${diff}`;
 }
 
 /** The chips difference as the player reads it: signed, whole chips. */
