@@ -92,6 +92,18 @@ def test_a_muted_player_cannot_chat_until_the_mute_ends_or_is_lifted(
     )
     assert refused[0]["ref"] == 1 and refused[1]["message"] == refused[0]["message"]
     assert "permanently" in refused[2]["message"]
+    # Until when and why, as data too (table and lobby alike): the page says it in its words.
+    told = {
+        "kind": "mute",
+        "until": "2026-03-14T11:00:00+00:00",
+        "reason": "spam",
+        "offence": "flooding",
+        "offence_en": refused[0]["sanction"]["offence_en"],
+        "offence_vi": "Spam kênh chat",
+    }
+    assert refused[0]["sanction"] == told and refused[1]["sanction"] == told
+    assert told["offence_en"]
+    assert refused[2]["sanction"] == {**told, "until": None}
     assert [a["text"] for a in answers if a["type"] == "chat"] == ["lại nói được", "cảm ơn"]
     stored = _stored(db_url, f"table:{table}", 1) + _stored(db_url, "lobby", 1)
     assert [row.text for row in stored] == ["lại nói được", "cảm ơn"]
@@ -136,6 +148,8 @@ def test_swearing_is_masked_and_repeated_swearing_is_sanctioned_automatically(
     assert [line["text"] for line in lines] == [chat_filter.check(t).masked for t in said]
     assert all("*" in line["text"] for line in lines[1:])
     assert refusal["code"] == "banned" and "until 2026-03-15 09:11 UTC" in refusal["message"]
+    assert refusal["sanction"]["until"] == "2026-03-15T09:11:00+00:00"
+    assert (refusal["sanction"]["kind"], refusal["sanction"]["offence"]) == ("ban", "swearing")
     assert "automatic (chat filter): 3 lines masked for swearing" in refusal["message"]
     stored = _stored(db_url, f"table:{table}", len(lines))
     assert [row.id for row in stored] == [line["id"] for line in lines]

@@ -95,8 +95,17 @@ def test_a_ban_stops_log_in_and_sessions_and_says_why_until_when(
     message = r.json()["error"]["message"]
     assert "until 2026-03-15 09:00 UTC" in message and "chửi bậy" in message
     assert "Chửi bậy, lời lẽ không văn hóa" in message  # the policy's title
+    told = r.json()["error"]["sanction"]
+    assert told == {
+        "kind": "ban",
+        "until": "2026-03-15T09:00:00+00:00",
+        "reason": "chửi bậy",
+        "offence": "swearing",
+        "offence_en": "Swearing or uncivil language in chat (lobby, public or table chat)",
+        "offence_vi": "Chửi bậy, lời lẽ không văn hóa",
+    }
     r = live.client().post("/api/login", json={"nickname": "tuan", "password": PASSWORD})
-    assert error(r) == "banned"
+    assert error(r) == "banned" and r.json()["error"]["sanction"] == told
     r = live.client().post("/api/login", json={"nickname": "tuan", "password": "wrong password"})
     assert error(r) == "bad_credentials", "a ban is told only to the owner of the password"
 
@@ -110,7 +119,10 @@ def test_unban_lifts_and_is_audited(live: LiveServer, db_url: str) -> None:
     mod, mod_id = moderator(live, db_url)
     banned, user = player(live, "Tuấn")
     mod.post("/api/mod/ban", json={"user_id": user, "duration": "permanent", "reason": "hack"})
-    assert "permanently" in banned.get("/api/me").json()["error"]["message"]
+    refused = banned.get("/api/me").json()["error"]
+    assert "permanently" in refused["message"]
+    assert refused["sanction"]["until"] is None and refused["sanction"]["offence"] is None
+    assert refused["sanction"]["reason"] == "hack"
     r = mod.post("/api/mod/unban", json={"user_id": user, "reason": "wrong player"})
     assert r.status_code == 200 and r.json()["sanctions"][0]["lift_reason"] == "wrong player"
     assert banned.get("/api/me").status_code == 200

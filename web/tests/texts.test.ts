@@ -40,6 +40,25 @@ describe("words", () => {
     expect(errorText("en", "does_not_beat", "5♥ (single) does not beat 2♠ (single)")).toBe("5♥ (single) does not beat 2♠ (single).");
     expect(errorText("vi", "something_new", "a new reason")).toBe("a new reason");
   });
+  it("says until when and why a player is muted or banned, in the page's language and clock", () => {
+    const mute = {
+      kind: "mute" as const, until: "2026-03-14T11:00:00+00:00", reason: "spam", offence: "flooding",
+      offence_en: "Flooding the chat", offence_vi: "Spam kênh chat",
+    };
+    const server = "you are muted until 2026-03-14 11:00 UTC for Spam kênh chat: spam";
+    expect(errorText("vi", "muted", server, mute, "Asia/Ho_Chi_Minh")).toBe(
+      "Bạn bị cấm trò chuyện đến 18:00 ngày 14/03/2026. Lý do: Spam kênh chat (spam).",
+    );
+    expect(errorText("en", "muted", server, mute, "UTC")).toBe(
+      "You are muted until 14 March 2026 at 11:00. Reason: Flooding the chat (spam).",
+    );
+    const ban = { ...mute, kind: "ban" as const, until: null, offence: null, offence_en: null, offence_vi: null, reason: "hack" };
+    expect(errorText("vi", "banned", "you are banned permanently: hack", ban)).toBe("Tài khoản này bị khóa vĩnh viễn. Lý do: hack.");
+    expect(errorText("en", "banned", "you are banned permanently: hack", ban)).toBe("This account is banned permanently. Reason: hack.");
+    // Without the data (an older server), the sentence per code as before.
+    expect(errorText("vi", "muted", server)).toBe(ERRORS_VI.muted);
+    expect(errorText("vi", "muted", server, null)).toBe(ERRORS_VI.muted);
+  });
   it("remembers English, and is Vietnamese otherwise", () => {
     expect(storedLang({ getItem: () => "en" })).toBe("en");
     expect(storedLang({ getItem: () => null })).toBe("vi");

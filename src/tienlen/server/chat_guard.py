@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from . import conduct
 from .clock import Clock, system_clock
+from .protocol import SanctionTold
 from .seating import Refused
 from .store.models import Sanction
 
@@ -44,6 +45,7 @@ class Silence:
     code: str
     ends_at: datetime | None
     message: str
+    told: SanctionTold | None = None
 
     def holds(self, now: datetime) -> bool:
         return self.ends_at is None or self.ends_at > now
@@ -58,7 +60,9 @@ def _strongest(rows: Iterable[Sanction], now: datetime) -> dict[int, Silence]:
         silence = Silence("banned" if row.kind == "ban" else "muted", row.ends_at, "")
         old = found.get(row.user_id)
         if old is None or _rank(silence) > _rank(old):
-            found[row.user_id] = Silence(silence.code, row.ends_at, conduct.describe(row))
+            found[row.user_id] = Silence(
+                silence.code, row.ends_at, conduct.describe(row), conduct.told(row)
+            )
     return found
 
 
@@ -137,7 +141,7 @@ class ChatGuard:
         if not silence.holds(self.clock()):
             del self._silenced[int(user)]
             return
-        raise Refused(silence.code, silence.message)
+        raise Refused(silence.code, silence.message, silence.told)
 
     def swore(self, user: str, line_id: int, channel: str) -> None:
         """Count a line the filter masked; the ``limit``-th within the window applies the

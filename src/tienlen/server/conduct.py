@@ -11,7 +11,7 @@ through :func:`mute_of` / :func:`refuse_muted`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from sqlalchemy import func, or_, select
@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from .conduct_policy import Decision, Policy, default_policy, describe_duration, sanction_for
 from .errors import ApiError
+from .protocol import SanctionTold
 from .store.models import AccountLink, AuditEntry, Report, Sanction, StaffRole, User
 
 __all__ = [
@@ -182,6 +183,20 @@ async def mute_of(db: AsyncSession, user_id: int, now: datetime) -> Sanction | N
     return await _strongest(db, user_id, "mute", now)
 
 
+def told(sanction: Sanction) -> SanctionTold:
+    """A mute or ban as its player is told it, for the ``sanction`` of a ``muted`` or
+    ``banned`` error."""
+    known = default_policy().offences.get(sanction.offence) if sanction.offence else None
+    return SanctionTold(
+        kind="ban" if sanction.kind == "ban" else "mute",
+        until=None if sanction.ends_at is None else sanction.ends_at.astimezone(UTC).isoformat(),
+        reason=sanction.reason,
+        offence=sanction.offence,
+        offence_en=known.title if known else None,
+        offence_vi=known.title_vi if known else None,
+    )
+
+
 def describe(sanction: Sanction) -> str:
     """What the player is told: the kind, until when (UTC) and why."""
     verb = {"ban": "banned", "mute": "muted", "warn": "warned"}[sanction.kind]
@@ -202,14 +217,14 @@ async def refuse_banned(db: AsyncSession, user_id: int, now: datetime) -> None:
     """``banned`` (saying why and until when) if ``user_id`` is banned now."""
     ban = await ban_of(db, user_id, now)
     if ban is not None:
-        raise ApiError("banned", describe(ban))
+        raise ApiError("banned", describe(ban), told(ban))
 
 
 async def refuse_muted(db: AsyncSession, user_id: int, now: datetime) -> None:
     """``muted`` (saying why and until when) if ``user_id`` may not chat now."""
     mute = await mute_of(db, user_id, now)
     if mute is not None:
-        raise ApiError("muted", describe(mute))
+        raise ApiError("muted", describe(mute), told(mute))
 
 
 async def linked_accounts(db: AsyncSession, user_id: int, kinds: frozenset[str]) -> list[int]:

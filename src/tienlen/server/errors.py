@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .protocol import ErrorResponse
+from .protocol import ErrorResponse, SanctionTold
 
 __all__ = ["CODES", "ApiError", "BodyLimit", "error_response", "install_handlers", "responses"]
 
@@ -40,8 +40,8 @@ CODES: dict[str, tuple[int, str]] = {
     "cannot_invite": (409, "A private table's owner needs at least 15 times the bet."),
     "no_such_game": (404, "No finished game has that id."),
     "not_your_game": (403, "Only the game's players may download its record or replay it."),
-    "banned": (403, "The account is banned: the message says why and until when."),
-    "muted": (403, "The player is muted: the message says why and until when."),
+    "banned": (403, "The account is banned: the message and ``sanction`` say why and until when."),
+    "muted": (403, "The player is muted: the message and ``sanction`` say why and until when."),
     "forbidden": (403, "Only a moderator or an admin (of a higher role) may do this."),
     "no_such_user": (404, "There is no user with that id or nickname."),
     "no_such_report": (404, "There is no report with that id."),
@@ -66,18 +66,24 @@ class ApiError(ValueError):
     from :data:`CODES`. Raised before anything is changed (or inside the transaction that is
     then rolled back)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, sanction: SanctionTold | None = None) -> None:
         if code not in CODES:
             raise ValueError(f"unknown API error code {code!r}")
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = CODES[code][0]
+        self.sanction = sanction
+        """With ``muted`` and ``banned``: the sanction in force, as the player is told it."""
 
 
-def error_response(code: str, message: str, status: int | None = None) -> JSONResponse:
-    body = {"error": {"code": code, "message": message}}
-    return JSONResponse(body, status_code=status or CODES[code][0])
+def error_response(
+    code: str, message: str, status: int | None = None, sanction: SanctionTold | None = None
+) -> JSONResponse:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if sanction is not None:
+        error["sanction"] = sanction
+    return JSONResponse({"error": error}, status_code=status or CODES[code][0])
 
 
 def responses(*codes: str) -> dict[int | str, dict[str, Any]]:
@@ -105,7 +111,7 @@ def _describe_validation(exc: RequestValidationError) -> str:
 
 async def _on_api_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ApiError)
-    return error_response(exc.code, exc.message)
+    return error_response(exc.code, exc.message, sanction=exc.sanction)
 
 
 async def _on_validation(request: Request, exc: Exception) -> JSONResponse:

@@ -133,7 +133,7 @@ class LobbyFeed:
         except P.ProtocolError as exc:
             self._send(watcher, exc.to_dict())
         except Refused as exc:
-            self._send(watcher, P.error_message(exc.code, exc.message, message.ref))
+            self._send(watcher, P.error_message(exc.code, exc.message, message.ref, exc.sanction))
         else:
             if message.ref is not None and isinstance(message, LobbyChat):
                 self._send(watcher, {"type": "ack", "ref": message.ref})

@@ -10,9 +10,10 @@ specific codes.
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
 __all__ = [
     "Credentials",
@@ -34,6 +35,7 @@ __all__ = [
     "Profile",
     "ReplayStep",
     "RoomInfo",
+    "SanctionTold",
     "TableList",
     "TableSummary",
 ]
@@ -96,9 +98,28 @@ class Health(BaseModel):
     database: str = Field(description="The database backend: sqlite or postgresql.")
 
 
+class SanctionTold(TypedDict):
+    """A mute or ban in force, as its player is told it: with a ``muted`` or ``banned`` error
+    (REST and both WebSockets), so a page can say until when in its own language and clock."""
+
+    kind: Literal["mute", "ban"]
+    until: Annotated[
+        str | None, Field(description="When it ends (ISO 8601, UTC); null: permanently.")
+    ]
+    reason: Annotated[str, Field(description="The moderator's (or the automatic) reason.")]
+    offence: Annotated[
+        str | None, Field(description="The conduct policy's offence key; null: a moderator's call.")
+    ]
+    offence_en: Annotated[str | None, Field(description="The offence's title in English.")]
+    offence_vi: Annotated[str | None, Field(description="The offence's title in Vietnamese.")]
+
+
 class ErrorBody(BaseModel):
     code: str = Field(description="Stable machine-readable reason, e.g. nickname_taken.")
     message: str = Field(description="What was wrong, for people.")
+    sanction: SanctionTold | None = Field(
+        default=None, description="With ``muted`` and ``banned`` only: the sanction in force."
+    )
 
 
 class ErrorResponse(BaseModel):

@@ -17,16 +17,19 @@ from ..bots import Bot
 from ..engine.game import Game
 from ..engine.record import GameRecord, record_of
 from ..money.settlement import next_game_after
+from .protocol import SanctionTold
 from .table_protocol import MAX_SEATS, BotLevel, RateLimit
 
 
 class Refused(Exception):
     """A command the table refuses: it changes nothing and its sender gets an ``error``."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, sanction: SanctionTold | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.sanction = sanction
+        """With ``muted`` and ``banned``: the sanction in force, as the player is told it."""
 
 
 @dataclass(frozen=True)

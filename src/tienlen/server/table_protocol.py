@@ -39,6 +39,7 @@ from ..engine.wire import Action, Cards, CardsIn, Deal, Event, Played, RulesetSp
 from ..engine.wire import SeatView as SeatViewDict
 from ..engine.wire import SpectatorView as SpectatorViewDict
 from .limits import RateLimit
+from .protocol import SanctionTold
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -274,9 +275,15 @@ class ProtocolError(ValueError):
         return error_message(self.code, self.message, self.ref)
 
 
-def error_message(code: str, message: str, ref: int | str | None = None) -> dict[str, Any]:
-    """The ``error`` message the server answers a refused message with."""
-    return {"type": "error", "code": code, "message": message, "ref": ref}
+def error_message(
+    code: str, message: str, ref: int | str | None = None, sanction: SanctionTold | None = None
+) -> dict[str, Any]:
+    """The ``error`` message the server answers a refused message with (``sanction`` with
+    ``muted`` and ``banned``)."""
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message, "ref": ref}
+    if sanction is not None:
+        out["sanction"] = sanction
+    return out
 
 
 def parse_client_message(raw: str | bytes) -> Any:
@@ -582,6 +589,8 @@ class ErrorMessage(TypedDict):
     code: str
     message: str
     ref: int | str | None
+    sanction: NotRequired[SanctionTold]
+    """With ``muted`` and ``banned``: until when and why (as the REST error's)."""
 
 
 @with_config(_CLOSED)

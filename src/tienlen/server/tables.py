@@ -251,7 +251,8 @@ class LiveTable:
                 raise Refused("hello_first", "send hello before anything else")
             await self._dispatch(member, message)
         except (IllegalAction, Refused) as exc:
-            self.recipients.send(user, P.error_message(exc.code, exc.message, ref))
+            told = exc.sanction if isinstance(exc, Refused) else None
+            self.recipients.send(user, P.error_message(exc.code, exc.message, ref, told))
         else:
             if ref is not None:
                 self.recipients.send(user, {"type": "ack", "ref": ref})

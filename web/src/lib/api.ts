@@ -11,6 +11,7 @@ import type {
   NewTable,
   Profile,
   RoomInfo,
+  SanctionTold,
   TableList,
   TableSummary,
 } from "../generated/rest";
@@ -19,6 +20,8 @@ export class ApiError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** With `muted` and `banned`: the sanction in force (until when, why). */
+    readonly sanction: SanctionTold | null = null,
   ) {
     super(message);
   }
@@ -52,7 +55,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
     data = null;
   }
   if (!response.ok) {
-    if (isErrorResponse(data)) throw new ApiError(data.error.code, data.error.message);
+    if (isErrorResponse(data)) throw new ApiError(data.error.code, data.error.message, data.error.sanction ?? null);
     throw new ApiError("internal_error", `the server answered ${response.status}`);
   }
   return data as T;

@@ -1,6 +1,9 @@
 // The page's words in Vietnamese (the default) and English. `t(lang, key, params)` fills
 // {name} placeholders; `errorText` turns a server error code into a sentence.
 
+import type { SanctionTold } from "../generated/rest";
+import { sanctionText } from "./sanction";
+
 export type Lang = "vi" | "en";
 export const LANG_KEY = "tienlen.lang";
 
@@ -399,8 +402,16 @@ export const ERRORS_VI: Record<string, string> = {
   game_over: "Ván đã kết thúc.",
 };
 
-/** An error as a sentence for a person. */
-export function errorText(lang: Lang, code: string, message: string): string {
+/** An error as a sentence for a person; a `muted` or `banned` error carrying its sanction
+ * says until when (in `timeZone`, default the person's) and why, in either language. */
+export function errorText(
+  lang: Lang,
+  code: string,
+  message: string,
+  sanction?: SanctionTold | null,
+  timeZone?: string,
+): string {
+  if (sanction && (code === "muted" || code === "banned")) return sanctionText(lang, code, sanction, timeZone);
   if (lang === "vi") return ERRORS_VI[code] ?? message;
   return message ? message.charAt(0).toUpperCase() + message.slice(1) + (/[.!?]$/.test(message) ? "" : ".") : code;
 }

@@ -1,7 +1,7 @@
 // What every part of the page shares: the player's profile, the language, the route and the
 // messages shown to the person (errors as sentences).
 
-import type { Profile } from "../generated/rest";
+import type { Profile, SanctionTold } from "../generated/rest";
 import { ApiError } from "./api";
 import { parseRoute, routeHash, type Route } from "./route";
 import { errorText, LANG_KEY, storedLang, t as translate, type Key, type Lang } from "./i18n";
@@ -54,12 +54,12 @@ class Session {
 
   /** Show a failure as a sentence. */
   fail(error: unknown): void {
-    if (error instanceof ApiError) this.notify(errorText(this.lang, error.code, error.message));
+    if (error instanceof ApiError) this.notify(errorText(this.lang, error.code, error.message, error.sanction));
     else this.notify(errorText(this.lang, "internal_error", String(error)));
   }
 
-  serverError(code: string, message: string): void {
-    this.notify(errorText(this.lang, code, message));
+  serverError(code: string, message: string, sanction?: SanctionTold | null): void {
+    this.notify(errorText(this.lang, code, message, sanction));
   }
 
   go(route: Route): void {

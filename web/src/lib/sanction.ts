@@ -1,0 +1,38 @@
+// A mute or ban as the player reads it: until when, in the page's language and the person's
+// own clock ("vĩnh viễn" / "permanently" when it has no end), and why. The server sends it as
+// data with its `muted` and `banned` errors (`sanction`, docs/SERVER.md and PROTOCOL.md).
+
+import type { SanctionTold } from "../generated/rest";
+import type { Lang } from "./i18n";
+
+/** When a sanction ends, in the page's language and the given (default: the person's) time
+ * zone: "11:00 ngày 14/03/2026", "14 March 2026 at 11:00"; null for a time that does not read. */
+export function endTime(until: string, lang: Lang, timeZone?: string): string | null {
+  const when = new Date(until);
+  if (Number.isNaN(when.getTime())) return null;
+  if (lang === "en") {
+    return new Intl.DateTimeFormat("en-GB", {
+      day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone,
+    }).format(when);
+  }
+  const parts = new Intl.DateTimeFormat("vi-VN", {
+    day: "2-digit", month: "2-digit", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone,
+  }).formatToParts(when);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${part("hour")}:${part("minute")} ngày ${part("day")}/${part("month")}/${part("year")}`;
+}
+
+/** The sentence for a `muted` or `banned` error carrying its sanction. */
+export function sanctionText(lang: Lang, code: "muted" | "banned", s: SanctionTold, timeZone?: string): string {
+  const end = s.until === null ? null : endTime(s.until, lang, timeZone);
+  const offence = lang === "vi" ? s.offence_vi : s.offence_en;
+  const why = offence ? (s.reason ? `${offence} (${s.reason})` : offence) : s.reason;
+  if (lang === "vi") {
+    const until = s.until === null ? "vĩnh viễn" : end ? `đến ${end}` : "";
+    const what = code === "muted" ? "Bạn bị cấm trò chuyện" : "Tài khoản này bị khóa";
+    return `${what} ${until}`.trim() + "." + (why ? ` Lý do: ${why}.` : "");
+  }
+  const until = s.until === null ? "permanently" : end ? `until ${end}` : "";
+  const what = code === "muted" ? "You are muted" : "This account is banned";
+  return `${what} ${until}`.trim() + "." + (why ? ` Reason: ${why}.` : "");
+}
