@@ -56,6 +56,50 @@ def test_leaderboards_by_dkn_and_by_chips(live: LiveServer, db_url: str) -> None
     assert [e["nickname"] for e in top2["entries"]] == ["Chi", "Bình"]
 
 
+def test_anyone_may_see_a_players_public_profile(live: LiveServer, db_url: str) -> None:
+    me = live.client()
+    mine = me.post("/api/register", json={"nickname": "Đức Anh", "password": PASSWORD}).json()
+    guest = live.client().post("/api/guest").json()
+    _set_dkn(db_url, {mine["id"]: 42})
+    anyone = live.client()  # no session needed, as for the leaderboard
+    for asked in ("Đức Anh", "duc anh", "DUC_ANH"):  # found as log-in finds a nickname
+        r = anyone.get(f"/api/players/{asked}")
+        assert r.status_code == 200, r.text
+        assert r.json() == {
+            "nickname": "Đức Anh",
+            "is_guest": False,
+            "chips": 100_000,
+            "dkn": 42,
+            "games_played": 0,
+            "games_won": 0,
+            "created_at": mine["created_at"],
+        }
+    assert anyone.get(f"/api/players/{guest['nickname']}").json()["is_guest"] is True
+    # No id, no VIP points, nothing private.
+    assert set(r.json()) == {
+        "nickname", "is_guest", "chips", "dkn", "games_played", "games_won", "created_at"
+    }  # fmt: skip
+    r = anyone.get("/api/players/Nobody")
+    assert (r.status_code, r.json()["error"]["code"]) == (404, "no_such_user")
+    assert "Nobody" in r.json()["error"]["message"]
+    r = anyone.get(f"/api/players/{'x' * 41}")
+    assert (r.status_code, r.json()["error"]["code"]) == (422, "bad_request")
+
+
+def test_house_bots_have_no_public_profile(live: LiveServer, db_url: str) -> None:
+    async def work(db: AsyncSession) -> None:
+        db.add(
+            User(
+                nickname="Máy 1", nickname_key="may 1", is_guest=True, is_bot=True,
+                created_at=START,
+            )
+        )  # fmt: skip
+
+    in_transaction(db_url, work)
+    r = live.client().get("/api/players/Máy 1")
+    assert (r.status_code, r.json()["error"]["code"]) == (404, "no_such_user")
+
+
 def test_leaderboard_refuses_bad_queries(client: httpx.Client) -> None:
     for params in ({"by": "money"}, {"limit": 0}, {"limit": 101}, {"limit": "ten"}):
         r = client.get("/api/leaderboard", params=params)
@@ -81,6 +125,7 @@ def test_openapi_describes_every_route_and_its_errors(client: httpx.Client) -> N
         ("post", "/api/upgrade"): {"200", "401", "403", "409", "413", "422", "500"},
         ("get", "/api/me"): {"200", "401", "403", "413", "500"},
         ("get", "/api/leaderboard"): {"200", "413", "422", "500"},
+        ("get", "/api/players/{nickname}"): {"200", "404", "413", "422", "500"},
         ("get", "/api/health"): {"200", "413", "500"},
     }
     for (method, path), statuses in expected.items():

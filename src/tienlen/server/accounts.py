@@ -13,14 +13,22 @@ import math
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import auth, conduct, ledger, sightings
 from .app import Server, server_of
 from .errors import ApiError, responses
-from .protocol import Credentials, Health, Leaderboard, LeaderboardEntry, Ok, Profile
+from .protocol import (
+    Credentials,
+    Health,
+    Leaderboard,
+    LeaderboardEntry,
+    Ok,
+    PlayerInfo,
+    Profile,
+)
 from .store.models import Account, User
 
 __all__ = ["router"]
@@ -303,6 +311,32 @@ async def leaderboard(
             )
         )
     return Leaderboard(by=by, entries=entries)
+
+
+@router.get("/players/{nickname}", responses=responses("bad_request", "no_such_user"))
+async def player(
+    request: Request, nickname: Annotated[str, Path(min_length=1, max_length=40)]
+) -> PlayerInfo:
+    """What anyone may see of a player (a person, guest or registered; not a house bot), found
+    by nickname as log-in finds it (ignoring case and diacritics)."""
+    server = server_of(request)
+    async with server.sessions() as db, db.begin():
+        user = await db.scalar(
+            select(User).where(
+                User.nickname_key == auth.nickname_key(nickname), User.is_bot.is_(False)
+            )
+        )
+        if user is None:
+            raise ApiError("no_such_user", f"no player is called {nickname!r}")
+        return PlayerInfo(
+            nickname=user.nickname,
+            is_guest=user.is_guest,
+            chips=await ledger.balance_of(db, user.id),
+            dkn=user.dkn,
+            games_played=user.games_played,
+            games_won=user.games_won,
+            created_at=user.created_at,
+        )
 
 
 @router.get("/health", tags=["server"], responses=responses())

@@ -32,6 +32,7 @@ __all__ = [
     "Ok",
     "PlayNow",
     "PlayShown",
+    "PlayerInfo",
     "Profile",
     "ReplayStep",
     "RoomInfo",
@@ -73,6 +74,19 @@ class Profile(BaseModel):
     topup: int = Field(
         default=0, description="Chips of a daily top-up granted by this very request (else 0)."
     )
+
+
+class PlayerInfo(BaseModel):
+    """What anyone may see of a player (``GET /api/players/{nickname}``): no id, no VIP points,
+    nothing about their sessions or sanctions."""
+
+    nickname: str
+    is_guest: bool
+    chips: int = Field(description="Balance of the player's ledger account.")
+    dkn: int = Field(description="ĐKN (điểm kinh nghiệm): experience points.")
+    games_played: int
+    games_won: int
+    created_at: datetime
 
 
 class LeaderboardEntry(BaseModel):
