@@ -47,6 +47,7 @@ class PageServer:
     SQLite database, with quick table clocks (the turn timers are the tables' own)."""
 
     def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
         settings = Settings.model_validate(
             {
                 "data_dir": data_dir,

@@ -21,6 +21,27 @@ def _hands(page: Page) -> list[int]:
     return [seat.locator("svg").count() for seat in page.get_by_test_id("rp-hand").all()]
 
 
+def _around_the_table(page: Page) -> None:
+    """The replay's seats sit around its table as at the live one: the player's own at the
+    bottom, the one after it on the right, then the top, then the left; nothing scrolls
+    sideways."""
+    boxes = {}
+    for seat in page.get_by_test_id("rp-seat").all():
+        box = seat.bounding_box()
+        assert box is not None
+        boxes[seat.get_attribute("data-place")] = box
+    assert set(boxes) == {"bottom", "right", "top", "left"}
+    me = page.locator('[data-testid="rp-seat"].me')
+    expect(me).to_have_attribute("data-place", "bottom")
+    top, left, right, bottom = (boxes[p] for p in ("top", "left", "right", "bottom"))
+    assert top["y"] + top["height"] <= min(left["y"], right["y"]) + 1
+    assert max(left["y"] + left["height"], right["y"] + right["height"]) <= bottom["y"] + 1
+    assert left["x"] + left["width"] <= right["x"] + 1  # left of the right-hand seat
+    center = page.get_by_test_id("rp-to-beat").bounding_box()
+    assert center is not None and top["y"] < center["y"] < bottom["y"]
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
 def test_the_lobby_is_live_and_a_finished_game_replays_step_by_step(
     browser: Any, page_server: PageServer, shots: Any
 ) -> None:
@@ -78,6 +99,9 @@ def test_the_lobby_is_live_and_a_finished_game_replays_step_by_step(
     if not instant:
         expect(page.get_by_test_id("step-text")).to_contain_text(" đánh ")
         assert sum(_hands(page)) < 52  # the first play left its hand
+        # The play to beat is named in the players' words, not the engine's English.
+        name = page.get_by_test_id("rp-to-beat-name").inner_text()
+        assert re.match(r"^(Lẻ|Heo|Đôi|Sám cô|Ba heo|Sảnh|Tứ quý|\w+ đôi thông) ", name + " "), name
     page.keyboard.press("ArrowRight")
     expect(view).to_have_attribute("data-step", "2")
     page.keyboard.press("ArrowLeft")
@@ -96,6 +120,11 @@ def test_the_lobby_is_live_and_a_finished_game_replays_step_by_step(
     expect(page.get_by_test_id("rp-settlement")).to_be_visible()
     expect(page.get_by_test_id("rp-settlement")).to_contain_text("Tính tiền")
     shots(page, "replay-end")
+    _around_the_table(page)  # on the phone
+    page.set_viewport_size(DESKTOP)
+    _around_the_table(page)
+    shots(page, "replay-end-desktop")
+    page.set_viewport_size(PHONE)
     page.keyboard.press("Home")
     expect(view).to_have_attribute("data-step", "0")
     page.get_by_test_id("rp-slider").fill(str(count // 2))

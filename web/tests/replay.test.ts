@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ReplayStep } from "../src/generated/rest";
 import { t } from "../src/lib/i18n";
-import { clampStep, decisionAt, describeStep, reviewShort, reviewWords, signedChips, stepForKey } from "../src/lib/replay";
+import { clampStep, decisionAt, describeStep, reviewShort, reviewWords, seatPlaces, signedChips, stepForKey } from "../src/lib/replay";
 import { parseRoute, routeHash } from "../src/lib/route";
 
 const step = (over: Partial<ReplayStep>): ReplayStep => ({
@@ -41,6 +41,13 @@ describe("the replay viewer", () => {
     expect(words(step({ kind: "pass", cards: null, auto: true }), "vi")).toBe("Minh hết giờ, bàn tự bỏ lượt");
     expect(words(step({ kind: "decline", cards: null }), "vi")).toBe("Minh không chặt");
     expect(words(step({ kind: "decline", cards: null }), "en")).toBe("Minh does not chop");
+  });
+  it("seats the player at the bottom and the others around, in play order", () => {
+    expect(seatPlaces(4, 0)).toEqual(["bottom", "right", "top", "left"]);
+    expect(seatPlaces(4, 2)).toEqual(["top", "left", "bottom", "right"]);
+    expect(seatPlaces(3, 1)).toEqual(["left", "bottom", "right"]);
+    expect(seatPlaces(2, 1)).toEqual(["top", "bottom"]);
+    expect(seatPlaces(4, 9)).toEqual(["bottom", "right", "top", "left"]);
   });
   it("routes to the history and to a game's replay, ids with a colon included", () => {
     expect(parseRoute("#/history")).toEqual({ page: "history" });

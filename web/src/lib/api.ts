@@ -9,6 +9,7 @@ import type {
   GameReplay,
   Leaderboard,
   NewTable,
+  PlayerInfo,
   Profile,
   RoomInfo,
   SanctionTold,
@@ -80,6 +81,8 @@ export const api = {
   replay: (game: string) => call<GameReplay>("GET", `/api/games/${encodeURIComponent(game)}/replay`),
   /** The search bot's review of the player's decisions in a finished game. */
   analysis: (game: string) => call<GameAnalysis>("GET", `/api/games/${encodeURIComponent(game)}/analysis`),
+  /** What anyone may see of a player (docs/SERVER.md). */
+  player: (nickname: string) => call<PlayerInfo>("GET", `/api/players/${encodeURIComponent(nickname)}`),
   leaderboard: (by: "dkn" | "chips") => call<Leaderboard>("GET", `/api/leaderboard?by=${by}&limit=20`),
 };
 

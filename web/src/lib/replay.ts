@@ -108,3 +108,14 @@ export function signedChips(diff: number): string {
   const text = Math.abs(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, "\u202f");
   return (n > 0 ? "+" : n < 0 ? "−" : "±") + text;
 }
+
+export type Place = "bottom" | "right" | "top" | "left";
+
+/** Where each game seat sits around the replay's table, by seat: the player's own at the
+ * bottom and the others after it in play order (counter-clockwise: right, top, left), as at
+ * the live table. */
+export function seatPlaces(n: number, mine: number): Place[] {
+  const around: Place[] = n === 2 ? ["bottom", "top"] : n === 3 ? ["bottom", "right", "left"] : ["bottom", "right", "top", "left"];
+  const base = mine >= 0 && mine < n ? mine : 0;
+  return Array.from({ length: n }, (_, seat) => around[(seat - base + n) % n]);
+}

@@ -1,8 +1,10 @@
 // The page's addresses (the part after #): the lobby, a table (with a private table's invite),
-// the hand history and a finished game's replay.
+// the hand history, a finished game's replay, the player's profile and another player's.
 
 export interface Route {
-  page: "home" | "table" | "history" | "replay";
+  page: "home" | "table" | "history" | "replay" | "profile" | "player";
+  /** The player a profile shows (`#/u/{nickname}`). */
+  nickname?: string;
   table?: string;
   invite?: string;
   /** The game a replay shows (`<table>:<number>`). */
@@ -13,10 +15,12 @@ export function parseRoute(hash: string): Route {
   const m = /^#\/t\/([A-Za-z0-9_-]+)(?:\/([A-Za-z0-9_-]+))?$/.exec(hash);
   if (m) return { page: "table", table: m[1], invite: m[2] };
   if (hash === "#/history") return { page: "history" };
-  const r = /^#\/replay\/([^/]+)$/.exec(hash);
+  if (hash === "#/profile") return { page: "profile" };
+  const r = /^#\/(replay|u)\/([^/]+)$/.exec(hash);
   if (r) {
     try {
-      return { page: "replay", game: decodeURIComponent(r[1]) };
+      const value = decodeURIComponent(r[2]);
+      return r[1] === "replay" ? { page: "replay", game: value } : { page: "player", nickname: value };
     } catch {
       return { page: "home" };
     }
@@ -29,5 +33,7 @@ export function routeHash(route: Route): string {
   if (route.page === "table") return `#/t/${route.table}${route.invite ? "/" + route.invite : ""}`;
   if (route.page === "history") return "#/history";
   if (route.page === "replay") return `#/replay/${encodeURIComponent(route.game ?? "")}`;
+  if (route.page === "profile") return "#/profile";
+  if (route.page === "player") return `#/u/${encodeURIComponent(route.nickname ?? "")}`;
   return "#/";
 }
