@@ -44,7 +44,12 @@ def _no_tienlen_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 class PageServer:
     """``tienlen serve``'s app under uvicorn on a free 127.0.0.1 port, in a thread, on a fresh
-    SQLite database, with quick table clocks (the turn timers are the tables' own)."""
+    SQLite database, with quick table clocks (the turn timers are the tables' own).
+
+    The wait before a game starts without every seat filled is long: every test fills its
+    table (people and the bots its owner adds from the page, one by one), and a full table
+    starts at once. A short wait would start a game with whoever was ready while the owner
+    was still adding bots."""
 
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = data_dir
@@ -56,7 +61,7 @@ class PageServer:
                 "argon2_parallelism": 1,
             }
         )
-        config = TableConfig(start_wait_s=1.0, between_games_s=2.0, seed_window_s=1.0)
+        config = TableConfig(start_wait_s=60.0, between_games_s=2.0, seed_window_s=1.0)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", 0))

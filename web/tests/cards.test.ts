@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { byRank, key, label, notation, parseCard, parseCards, withSymbols } from "../src/lib/cards";
+import { byRank, key, label, notation, parseCard, parseCards, spoken, spokenAll, withSymbols } from "../src/lib/cards";
 
 describe("cards", () => {
   it("reads the server's notation in the game's order", () => {
@@ -22,6 +22,14 @@ describe("cards", () => {
   it("keys a set of cards whatever its order", () => {
     expect(key(parseCards("4c 3s"))).toBe(key(parseCards("3s 4c")));
     expect(key(parseCards("4c 3s"))).not.toBe(key(parseCards("3s 4d")));
+  });
+  it("says a card's rank and suit in words for screen readers, in both languages", () => {
+    const cards = parseCards("3s 10h Jc Qd Ks Ah 2d");
+    expect(cards.map((c) => spoken(c, "vi"))).toEqual(["3 bích", "10 cơ", "bồi chuồn", "đầm rô", "già bích", "át cơ", "heo rô"]);
+    expect(cards.map((c) => spoken(c, "en"))).toEqual([
+      "3 of spades", "10 of hearts", "Jack of clubs", "Queen of diamonds", "King of spades", "Ace of hearts", "2 of diamonds",
+    ]);
+    expect(spokenAll(parseCards("9s 9c"), "vi")).toBe("9 bích, 9 chuồn");
   });
   it("writes cards in sentences with suit symbols", () => {
     expect(withSymbols("chặt heo đỏ (2h): 10 lá, thối 10s 10c")).toBe("chặt heo đỏ (2♥): 10 lá, thối 10♠ 10♣");

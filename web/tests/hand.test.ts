@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseCards } from "../src/lib/cards";
-import { groups, keepInHand, matchLegal, moveFocus, nextHint, ordered, toggle } from "../src/lib/hand";
+import { focusAfterChange, groups, keepInHand, matchLegal, moveFocus, nextHint, ordered, toggle } from "../src/lib/hand";
 
 const codes = (cs: { code: string }[]) => cs.map((c) => c.code).join(" ");
 
@@ -62,5 +62,22 @@ describe("selection", () => {
     expect(moveFocus(hand, 8, 1)).toBe(0);
     expect(moveFocus(hand, 0, -1)).toBe(8);
     expect(moveFocus([], null, 1)).toBeNull();
+  });
+});
+
+describe("the keyboard focus after a play", () => {
+  const before = parseCards("3s 4c 5d 6h 7s");
+  const ids = (text: string) => parseCards(text);
+  it("stays on a card still held", () => {
+    expect(focusAfterChange(before, ids("3s 6h 7s"), before[3].id)).toBe(before[3].id);
+  });
+  it("moves to the next card held after the one played, else the one before", () => {
+    expect(focusAfterChange(before, ids("3s 6h 7s"), before[1].id)).toBe(before[3].id);
+    expect(focusAfterChange(before, ids("3s 4c"), before[4].id)).toBe(before[1].id);
+  });
+  it("goes nowhere when nothing had it or nothing is left", () => {
+    expect(focusAfterChange(before, ids("3s"), null)).toBeNull();
+    expect(focusAfterChange(before, [], before[0].id)).toBeNull();
+    expect(focusAfterChange([], ids("8s 9s"), 99)).toBe(ids("8s")[0].id);
   });
 });

@@ -107,6 +107,21 @@ describe("the table's state", () => {
     expect(st.timers).toEqual([]);
   });
 
+  it("notes what the turn timer played or passed, and no other play or pass", () => {
+    const st = started();
+    const { events: _e, actions: _a, ...delta } = view({ seq: 3, current: 0, hand: "4s" });
+    apply(st, {
+      type: "update", n: 5, game: 1, view: delta, actions: [],
+      events: [
+        { type: "play", seq: 1, action: 1, seat: 0, cards: "3s", combination: "single", beaten: null, out_of_turn: false, auto: true },
+        { type: "play", seq: 2, action: 2, seat: 1, cards: "5s", combination: "single", beaten: { cards: "3s", combination: "single", seat: 0 }, out_of_turn: false, auto: false },
+        { type: "pass", seq: 3, action: 3, seat: 0, auto: false },
+        { type: "pass", seq: 4, action: 4, seat: 0, auto: true },
+      ],
+    });
+    expect(st.happenings.map((h) => [h.event.type, h.event.seq])).toEqual([["play", 1], ["pass", 4]]);
+  });
+
   it("reads table messages and commitments", () => {
     const st = started();
     apply(st, { type: "table", n: 5, ...table, phase: "waiting", seats: [null, null, null] });

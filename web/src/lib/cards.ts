@@ -49,6 +49,22 @@ export function label(c: Card): string {
   return RANKS[c.rank] + SUIT_SYMBOLS[c.suit];
 }
 
+/** A card's rank and suit in words, for screen readers: "10 cơ", "heo bích", "át rô"
+ * (the players' names: bồi, đầm, già, át, heo for J Q K A 2); "10 of hearts" in English. */
+export function spoken(c: Card, lang: "vi" | "en"): string {
+  if (lang === "vi") {
+    const rank = ["bồi", "đầm", "già", "át", "heo"][c.rank - 8] ?? RANKS[c.rank];
+    return `${rank} ${["bích", "chuồn", "rô", "cơ"][c.suit]}`;
+  }
+  const rank = ["Jack", "Queen", "King", "Ace"][c.rank - 8] ?? RANKS[c.rank];
+  return `${rank} of ${["spades", "clubs", "diamonds", "hearts"][c.suit]}`;
+}
+
+/** Cards in words, for screen readers: "3 bích, 3 cơ". */
+export function spokenAll(cards: Card[], lang: "vi" | "en"): string {
+  return cards.map((c) => spoken(c, lang)).join(", ");
+}
+
 /** Cards in the server's notation, lowest first, as the server writes plays. */
 export function notation(cards: Card[]): string {
   return byRank(cards)

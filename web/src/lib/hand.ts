@@ -94,3 +94,19 @@ export function moveFocus(order: readonly Card[], current: number | null, step: 
   if (at < 0) return order[step < 0 ? order.length - 1 : 0].id;
   return order[(at + step + order.length) % order.length].id;
 }
+
+/** Where the keyboard focus goes when the hand changes (a play took cards away): the focused
+ * card if still held, else the next card after it that is, else the one before, else none. */
+export function focusAfterChange(before: readonly Card[], after: readonly Card[], focus: number | null): number | null {
+  if (focus === null) return null;
+  const held = new Set(after.map((c) => c.id));
+  if (held.has(focus)) return focus;
+  const at = before.findIndex((c) => c.id === focus);
+  if (at >= 0) {
+    const later = before.slice(at + 1).find((c) => held.has(c.id));
+    if (later) return later.id;
+    const earlier = before.slice(0, at).reverse().find((c) => held.has(c.id));
+    if (earlier) return earlier.id;
+  }
+  return after[0]?.id ?? null;
+}

@@ -36,8 +36,8 @@ export interface TableState {
   settlement: { game: number; seats: number[]; settlement: Settlement } | null;
   /** The table's chat, oldest first: the recent lines a `state` brings, then each `chat`. */
   chat: ChatLine[];
-  /** Chops, cóng, instant wins, players out, the end: the events worth showing as they
-   * happen, newest last. */
+  /** Chops, cóng, instant wins, players out, the end, and the plays and passes the turn
+   * timer made (`auto`): the events worth showing as they happen, newest last. */
   happenings: Happening[];
   /** A message number was skipped: the page must start again without `last_n`. */
   gap: boolean;
@@ -65,7 +65,8 @@ let happeningIds = 0;
 
 function noteEvents(state: TableState, game: number, events: GameEvent[]): void {
   for (const event of events) {
-    if (SHOWN.has(event.type)) state.happenings.push({ id: ++happeningIds, game, event });
+    const timedOut = (event.type === "play" || event.type === "pass") && event.auto;
+    if (SHOWN.has(event.type) || timedOut) state.happenings.push({ id: ++happeningIds, game, event });
   }
   state.happenings = state.happenings.slice(-KEEP_HAPPENINGS);
 }
