@@ -18,7 +18,7 @@ CARD_NAME = re.compile(rf"^{RANK} (?:bích|chuồn|rô|cơ)$")
 
 
 def focused(target: Locator) -> bool:
-    return bool(target.evaluate("e => e === document.activeElement || e.contains(document.activeElement)"))
+    return bool(target.evaluate("e => e.contains(document.activeElement)"))
 
 
 def tab_to(page: Page, target: Locator, most: int = 60) -> None:

@@ -11,7 +11,6 @@ from playwright.sync_api import Page, expect
 from .conftest import PageServer
 from .test_browser import DESKTOP, PHONE, errors_shown, guest, play_until_settled
 
-
 SUITS = {"s": "♠", "c": "♣", "d": "♦", "h": "♥"}
 
 
@@ -97,9 +96,7 @@ def test_a_turn_left_alone_is_played_by_the_timer(
     expect(page.get_by_test_id("felt")).to_have_attribute("data-game", re.compile("[1-9]"))
 
     # Wait for this player's turn (the bot may lead), then touch nothing.
-    expect(page.get_by_role("status").filter(has_text="Đến lượt bạn")).to_be_visible(
-        timeout=40_000
-    )
+    expect(page.get_by_role("status").filter(has_text="Đến lượt bạn")).to_be_visible(timeout=40_000)
     mine = page.get_by_role("group", name="Ghế 1: bạn")
     timer = mine.get_by_role("timer")
     expect(timer).to_have_accessible_name(re.compile(r"^Còn \d+ giây$"))
