@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from .conftest import PageServer
+from .conftest import SHOTS, PageServer
 
 PHONE = {"width": 375, "height": 812}
 DESKTOP = {"width": 1280, "height": 800}
@@ -68,6 +68,9 @@ def play_until_settled(pages: list[Page], game: int, deadline_s: float = 120) ->
             return
         if not any(act(p) for p in pages):
             time.sleep(0.1)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for i, p in enumerate(pages):  # what the page showed, for whoever reads the failure
+        p.screenshot(path=str(SHOTS / f"unsettled-{game}-{i}.png"), full_page=True)
     raise AssertionError(f"game {game} was not settled within {deadline_s} s")
 
 

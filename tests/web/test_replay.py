@@ -130,6 +130,9 @@ def test_the_lobby_is_live_and_a_finished_game_replays_step_by_step(
     page.get_by_test_id("rp-slider").fill(str(count // 2))
     expect(view).to_have_attribute("data-step", str(count // 2))
     shots(page, "replay-middle")
+    page.set_viewport_size(DESKTOP)
+    expect(page.get_by_test_id("rp-steps")).to_be_visible()
+    shots(page, "replay-middle-desktop")
     assert errors_shown(page) == [] and errors_shown(watcher) == []
 
 
