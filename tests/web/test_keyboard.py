@@ -13,8 +13,9 @@ from playwright.sync_api import Locator, Page, expect
 from .conftest import PageServer
 from .test_browser import DESKTOP, errors_shown
 
-RANK = r"(?:[3-9]|10|bồi|đầm|già|át|heo)"
-CARD_NAME = re.compile(rf"^{RANK} (?:bích|chuồn|rô|cơ)$")
+CARD = r"(?:[3-9]|10|bồi|đầm|già|át|heo) (?:bích|chuồn|rô|cơ)"
+CARD_NAME = re.compile(rf"^{CARD}$")
+TO_BEAT_NAME = re.compile(rf"^Bài cần chặn: [^(]+ \({CARD}(?:, {CARD})*\)$")
 
 
 def focused(target: Locator) -> bool:
@@ -92,7 +93,9 @@ def test_a_keyboard_alone_reaches_a_game_and_plays_it(
         pass_button = page.get_by_role("button", name="Bỏ lượt", exact=True)
         hint_button = page.get_by_role("button", name="Gợi ý")
         if pass_button.is_enabled() and (not passed or not hint_button.is_enabled()):
-            if page.get_by_role("group", name=re.compile("^Bài cần chặn: ")).count():
+            to_beat = page.get_by_role("group", name=re.compile("^Bài cần chặn: "))
+            if to_beat.count():  # named by its kind and its cards: "Đôi 5 (5 rô, 5 cơ)"
+                expect(to_beat).to_have_accessible_name(TO_BEAT_NAME)
                 shots(page, "to-beat")
             keys.press("p")
             passed = True
