@@ -10,6 +10,8 @@ import {
   cardsText,
   commitmentOf,
   dealGame,
+  describeMismatch,
+  joinMismatch,
   fromHex,
   handsFromDeck,
   messagePrefix,
@@ -18,6 +20,7 @@ import {
   toHex,
   verifyRecord,
 } from "../src/lib/verify";
+import { t } from "../src/lib/i18n";
 
 const doc = readFileSync(new URL("../../docs/FAIRNESS.md", import.meta.url), "utf8");
 
@@ -182,5 +185,26 @@ describe("a record", () => {
     const plain = await verifyRecord({ ...r, ruleset: "thapthanh" });
     expect(plain.dealIndex).toBe(0);
     expect(plain.ok).toBe(false);
+  });
+});
+
+describe("the page's words for a mismatch", () => {
+  it("names the seat, the cards and both hashes, in Vietnamese and English", async () => {
+    const r = record();
+    r.hands[0] = r.hands[0].replace("4c", "3c");
+    r.hands[1] = r.hands[1].replace("3c", "4c");
+    r.deal.commitment = r.deal.commitment.slice(0, -1) + "e";
+    const v = await verifyRecord(r);
+    const say = (lang: "vi" | "en", i: number) =>
+      joinMismatch(describeMismatch(v.mismatches[i], (seat) => r.players[seat]).map((p) => t(lang, p.key, p.params)));
+    expect(say("vi", 0)).toBe(
+      `Cam kết sai: SHA-256 của hạt giống máy chủ là ${v.mismatches[0].actual}, không phải cam kết ${r.deal.commitment}.`,
+    );
+    expect(say("vi", 1)).toBe("Bài của An sai: hạt giống chia 4♣ mà bản ghi không có; bản ghi có 3♣ mà hạt giống không chia.");
+    expect(say("en", 2)).toBe("Bình's hand is wrong: the seeds deal 3♣ that the record lacks; the record has 4♣ that the seeds do not deal.");
+    for (const code of ["no_deal", "bad_deal", "unknown_scheme", "missing_commitment", "bad_commitment", "missing_server_seed", "bad_server_seed", "bad_client_seeds"] as const) {
+      const [part] = describeMismatch({ code, message: "" }, String);
+      expect(t("vi", part.key)).not.toBe(part.key);
+    }
   });
 });

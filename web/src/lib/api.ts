@@ -83,6 +83,8 @@ export const api = {
   analysis: (game: string) => call<GameAnalysis>("GET", `/api/games/${encodeURIComponent(game)}/analysis`),
   /** What anyone may see of a player (docs/SERVER.md). */
   player: (nickname: string) => call<PlayerInfo>("GET", `/api/players/${encodeURIComponent(nickname)}`),
+  /** A finished game's record (tienlen-record/1), as downloaded: the page verifies its deal. */
+  record: (game: string) => call<unknown>("GET", recordUrl(game)),
   leaderboard: (by: "dkn" | "chips") => call<Leaderboard>("GET", `/api/leaderboard?by=${by}&limit=20`),
 };
 

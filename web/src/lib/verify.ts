@@ -4,7 +4,8 @@
 // commitment, and the seeds must deal exactly the record's hands. Like `tienlen verify`
 // (src/tienlen/engine/verify.py) it lists every difference, with the same codes and messages.
 
-import { RANKS, SUIT_LETTERS, SUIT_SYMBOLS } from "./cards";
+import { RANKS, SUIT_LETTERS, SUIT_SYMBOLS, withSymbols } from "./cards";
+import type { Key } from "./i18n";
 
 export const SCHEME = "tienlen-deal/1";
 export const SERVER_SEED_BYTES = 32;
@@ -44,8 +45,9 @@ export interface Mismatch {
   missing?: string;
   /** Cards the record gives `seat` that the seeds do not deal it. */
   extra?: string;
-  /** commitment_mismatch: SHA-256 of the server seed, as computed here. */
+  /** commitment_mismatch: SHA-256 of the server seed, as computed here, and the commitment. */
   actual?: string;
+  commitment?: string;
 }
 
 export interface Verification {
@@ -397,6 +399,7 @@ export async function verifyRecord(data: unknown, subtle: SubtleCrypto = crypto.
         code: "commitment_mismatch",
         message: `SHA-256 of server_seed is ${actual}, not the commitment ${result.commitment}`,
         actual,
+        commitment: result.commitment,
       });
     }
   }
@@ -421,3 +424,24 @@ export function summary(v: Verification): string {
   if (v.redealt.length) line += ` (redealt: ${v.redealt.join("; ")})`;
   return line;
 }
+
+/** A mismatch in the page's words: the sentences (i18n keys and what fills them) to join. */
+export function describeMismatch(
+  m: Mismatch,
+  seatName: (seat: number) => string,
+): { key: Key; params: Record<string, string> }[] {
+  if (m.code === "hand_mismatch") {
+    const parts: { key: Key; params: Record<string, string> }[] = [{ key: "vm_hand_mismatch", params: { seat: seatName(m.seat ?? 0) } }];
+    if (m.missing) parts.push({ key: "vm_missing", params: { cards: withSymbols(m.missing) } });
+    if (m.extra) parts.push({ key: "vm_extra", params: { cards: withSymbols(m.extra) } });
+    return parts;
+  }
+  if (m.code === "commitment_mismatch") {
+    return [{ key: "vm_commitment_mismatch", params: { actual: m.actual ?? "", commitment: m.commitment ?? "" } }];
+  }
+  return [{ key: `vm_${m.code}` as Key, params: {} }];
+}
+
+/** The sentences of describeMismatch, said: "Seat 1's hand is wrong: this; that." */
+export const joinMismatch = (texts: string[]): string =>
+  texts.length > 1 ? `${texts[0]} ${texts.slice(1).join("; ")}.` : (texts[0] ?? "");
