@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx
+import pytest
 
 from tienlen.server.limits import Lockout, Window
 
@@ -112,3 +114,53 @@ def test_a_lockout_needs_its_failures_within_its_time() -> None:
     assert lockout.fail("k", 123.0) is None  # the lock's failures are forgotten
     lockout.clear("k")
     assert Lockout(0, 60.0).fail("k", 0.0) is None
+
+
+def test_a_window_drops_the_keys_that_no_longer_matter() -> None:
+    window = Window(2, 10.0)
+    for key in ("a", "b", "c"):
+        window.hit(key, 0.0)
+    window.hit("a", 6.0)
+    assert len(window) == 3
+    window.hit("d", 9.9)  # within the window of the first hits: nothing is dropped yet
+    assert len(window) == 4
+    window.hit("d", 15.0)  # b and c last hit at 0: a window old, they wait for nothing
+    assert len(window) == 2 and window.wait("a", 15.0) == 0.0
+    assert window.hit("a", 15.5) == 0.0  # a still counts its hit at 6: one more, then a wait
+    assert window.hit("a", 15.8) == pytest.approx(0.2)
+    window.prune(100.0)
+    assert len(window) == 0
+
+
+def test_a_lockout_drops_the_keys_that_no_longer_matter() -> None:
+    lockout = Lockout(2, 60.0)
+    lockout.fail("old", 0.0)
+    lockout.fail("locked", 50.0)
+    assert lockout.fail("locked", 55.0) == 115.0
+    lockout.fail("new", 61.0)  # a minute after "old" failed: "old" neither counts nor locks
+    assert len(lockout) == 2 and lockout.locked_until("locked", 61.0) == 115.0
+    lockout.fail("new", 130.0)
+    assert len(lockout) == 1  # "locked"'s lock ended at 115 and its failures are stale
+
+
+def test_the_servers_limits_forget_old_addresses_nicknames_and_speakers(
+    serve: Callable[..., LiveServer], tmp_path: Path, db_url: str, clock: FakeClock
+) -> None:
+    settings = make_settings(
+        tmp_path, db_url, signup_limit=5, login_limit=5, login_lockout_failures=3
+    )
+    live = serve(settings)
+    app: Any = live.server.config.app  # type: ignore[union-attr]
+    server = app.state.server
+    assert live.client().post("/api/guest").status_code == 201
+    for nickname in ("Ai", "Ba", "Chi"):
+        r = live.client().post("/api/login", json={"nickname": nickname, "password": "x" * 8})
+        assert _code(r) == "bad_credentials"
+    guards = server.guards
+    assert (len(guards.signups), len(guards.logins), len(guards.lockout)) == (1, 1, 3)
+    clock.advance(hours=2)  # past every window (an hour at most) and every lock
+    r = live.client().post("/api/login", json={"nickname": "Dũng", "password": "x" * 8})
+    assert _code(r) == "bad_credentials"
+    assert (len(guards.logins), len(guards.lockout)) == (1, 1)  # the new attempt only
+    assert live.client().post("/api/guest").status_code == 201
+    assert len(guards.signups) == 1

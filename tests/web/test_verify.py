@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -17,8 +18,9 @@ HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 def _load(page: Page, record: dict[str, Any], name: str) -> Any:
     """Choose ``record`` as a file in the history page's file input; its result box."""
+    data = json.dumps(record).encode()
     page.get_by_test_id("verify-file").set_input_files(
-        files=[{"name": name, "mimeType": "application/json", "buffer": json.dumps(record).encode()}]
+        files=[{"name": name, "mimeType": "application/json", "buffer": data}]
     )
     return page.get_by_test_id("verify-file-result")
 
@@ -39,7 +41,7 @@ def test_a_finished_game_is_verified_in_the_page_and_tampering_is_named(
     row = page.get_by_test_id("history-row").first
     with page.expect_download() as download:
         row.get_by_test_id("download").click()
-    record = json.loads(open(download.value.path(), encoding="utf-8").read())
+    record = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
     row.get_by_test_id("replay").click()
 
     # The replay page verifies the game's deal itself and shows what it checked.
@@ -82,11 +84,14 @@ def test_a_finished_game_is_verified_in_the_page_and_tampering_is_named(
     shots(page, "tampered-card")
 
     commitment_changed = json.loads(json.dumps(record))
-    commitment_changed["deal"]["commitment"] = commitment[:-1] + ("0" if commitment[-1] != "0" else "1")
+    last = "0" if commitment[-1] != "0" else "1"
+    commitment_changed["deal"]["commitment"] = commitment[:-1] + last
     result = _load(page, commitment_changed, "commitment.json")
     expect(result).to_have_attribute("data-state", "failed")
     assert _codes(result) == ["commitment_mismatch"]
-    expect(result.get_by_test_id("mismatch")).to_contain_text(f"not the commitment {commitment[:-1]}")
+    expect(result.get_by_test_id("mismatch")).to_contain_text(
+        f"not the commitment {commitment[:-1]}"
+    )
 
     page.get_by_test_id("verify-file").set_input_files(
         files=[{"name": "x.json", "mimeType": "application/json", "buffer": b"{not json"}]

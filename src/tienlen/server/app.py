@@ -98,6 +98,8 @@ def create_app(
                 limit=config.swear_limit,
                 window_s=config.swear_window_minutes * 60,
                 refresh_s=config.silence_refresh_seconds,
+                flood_limit=config.flood_limit,
+                flood_window_s=config.flood_window_minutes * 60,
             )
             chat = ChatHub(
                 clock=clock,

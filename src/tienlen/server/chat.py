@@ -11,7 +11,8 @@ and goes on at once: the database is never awaited on the table's time.
 
 Each line gets its id when said (the stored row's id, counted on from the largest stored at
 start: one server per database), so a report can name it. Its :class:`~.chat_guard.ChatGuard`
-refuses a muted or banned speaker (``muted``, ``banned``), and the profanity filter
+refuses a muted or banned speaker (``muted``, ``banned``) and counts the lines refused as too
+fast towards the automatic sanction for flooding, and the profanity filter
 (:mod:`.chat_filter`) masks what is sent and shown; the line as typed is stored beside it
 (``original``) for the moderators, and the guard counts it towards the automatic sanction.
 """
@@ -123,11 +124,12 @@ class ChatHub:
 
     def say(self, channel: str, user: str, name: str, text: str, seat: int | None) -> ChatLine:
         """A line from ``user`` (text already checked), masked where it swears: kept and
-        queued for storing; or ``muted``, ``banned``, ``chat_too_fast``."""
+        queued for storing; or ``muted``, ``banned``, ``chat_too_fast`` (counted as flooding)."""
         self.guard.refuse(user)
         now = self.clock()
         wait = self._window.hit(user, now.timestamp())
         if wait > 0:
+            self.guard.flooded(user, channel)
             raise Refused(
                 "chat_too_fast",
                 f"at most {self._window.limit} chat lines in {self._window.seconds:g} s: "

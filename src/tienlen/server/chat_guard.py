@@ -1,13 +1,17 @@
-"""Conduct in the chat: who may not speak now, and the automatic sanction for swearing.
+"""Conduct in the chat: who may not speak now, the automatic sanctions for swearing and
+flooding, and each new sanction told to its player.
 
 The chat runs on the tables' and the lobby's time, so nothing here awaits the database per
 line. :class:`ChatGuard` keeps in memory every mute and ban in force (loaded at start,
 reloaded after each moderation action through :meth:`ChatGuard.reload`, and every
 ``refresh_s`` for what the console does from another process); a silence expires by the
 server's (injectable) clock. A line the profanity filter masks is counted against its speaker:
-the ``limit``-th such line within ``window_s`` is the policy's ``swearing`` offence, applied
-in the background by :func:`.conduct.apply_policy` as the console, its reason and evidence
-saying it was automatic (docs/CONDUCT.md, "The chat").
+the ``limit``-th such line within ``window_s`` is the policy's ``swearing`` offence; likewise
+the ``flood_limit``-th line refused as too fast within ``flood_window_s`` is its ``flooding``
+offence. Each is applied in the background by :func:`.conduct.apply_policy` as the console, its
+reason and evidence saying it was automatic (docs/CONDUCT.md, "The chat"). Each reload also
+finds the sanctions made since the last one and hands each to :attr:`ChatGuard.listeners` (the
+lobby: a ban closes the player's sockets, a mute or warning is told, :mod:`.notices`).
 """
 
 from __future__ import annotations
@@ -16,12 +20,12 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from . import conduct
@@ -30,12 +34,14 @@ from .protocol import SanctionTold
 from .seating import Refused
 from .store.models import Sanction
 
-__all__ = ["AUTOMATIC", "ChatGuard", "Silence"]
+__all__ = ["AUTOMATIC", "AUTOMATIC_FLOOD", "ChatGuard", "Notice", "Silence"]
 
 log = logging.getLogger("tienlen.server")
 
 AUTOMATIC = "automatic (chat filter)"
 """How an automatic sanction's reason begins, in the audit log and what the player is told."""
+AUTOMATIC_FLOOD = "automatic (flood control)"
+"""How the reason of an automatic sanction for flooding begins."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +55,59 @@ class Silence:
 
     def holds(self, now: datetime) -> bool:
         return self.ends_at is None or self.ends_at > now
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A sanction new to this server, for its player's open sockets."""
+
+    user_id: int
+    kind: str
+    """``warn``, ``mute`` or ``ban``."""
+    ends_at: datetime | None
+    message: str
+    """:func:`.conduct.describe`: the kind, until when and why."""
+    told: SanctionTold
+    """The same as data (:func:`.conduct.told`)."""
+
+    def to_message(self) -> dict[str, Any]:
+        """The ``sanction`` message of both protocols (docs/PROTOCOL.md)."""
+        return {"type": "sanction", **self.told, "kind": self.kind, "message": self.message}
+
+
+class _Count:
+    """Events per user within a sliding window: the ``limit``-th hands back their items and
+    starts again. A user whose last event is a window old is dropped (at most once a window,
+    on a write), so the map holds only the users of about the last two windows."""
+
+    def __init__(self, limit: int, window_s: float) -> None:
+        self.limit = limit
+        self.window_s = window_s
+        self._seen: dict[str, deque[tuple[float, int]]] = {}
+        self._pruned = float("-inf")
+
+    def add(self, user: str, now: float, item: int) -> list[int] | None:
+        if self.limit <= 0:
+            return None
+        if now - self._pruned >= self.window_s:
+            self.prune(now)
+        events = self._seen.setdefault(user, deque())
+        while events and events[0][0] <= now - self.window_s:
+            events.popleft()
+        events.append((now, item))
+        if len(events) < self.limit:
+            return None
+        del self._seen[user]
+        return [item for _, item in events]
+
+    def prune(self, now: float) -> None:
+        self._pruned = now
+        stale = [u for u, e in self._seen.items() if not e or e[-1][0] <= now - self.window_s]
+        for user in stale:
+            del self._seen[user]
+
+    def __len__(self) -> int:
+        return len(self._seen)
 
 
 def _strongest(rows: Iterable[Sanction], now: datetime) -> dict[int, Silence]:
@@ -82,14 +141,25 @@ class ChatGuard:
         limit: int = 3,
         window_s: float = 600.0,
         refresh_s: float = 60.0,
+        flood_limit: int = 10,
+        flood_window_s: float = 600.0,
     ) -> None:
         self.sessions = sessions
         self.clock = clock
         self.limit = limit
         self.window_s = window_s
         self.refresh_s = refresh_s
+        self.flood_limit = flood_limit
+        self.flood_window_s = flood_window_s
+        self.listeners: list[Callable[[Notice], None]] = []
+        """Told of each sanction made since the last reload (in force, or a warning)."""
         self._silenced: dict[int, Silence] = {}
-        self._swore: dict[str, deque[tuple[float, int]]] = {}
+        self.swearing = _Count(limit, window_s)
+        """Lines masked for swearing, per user."""
+        self.flooding = _Count(flood_limit, flood_window_s)
+        """Lines refused as too fast, per user."""
+        self._known: int | None = None
+        self._reloading = asyncio.Lock()
         self._pending: set[asyncio.Task[None]] = set()
         self._refresher: asyncio.Task[None] | None = None
 
@@ -108,20 +178,42 @@ class ChatGuard:
         await self.settled()
 
     async def reload(self) -> None:
-        """Read again every mute and ban in force: the one function moderation calls after
-        it changes a sanction."""
+        """Read again every mute and ban in force, and tell the listeners of each sanction
+        made since: the one function moderation calls after it changes a sanction."""
         if self.sessions is None:
             return
-        now = self.clock()
-        async with self.sessions() as db:
-            rows = await db.scalars(
-                select(Sanction).where(
-                    Sanction.kind.in_(("mute", "ban")),
-                    Sanction.lifted_at.is_(None),
-                    or_(Sanction.ends_at.is_(None), Sanction.ends_at > now),
+        async with self._reloading:
+            now = self.clock()
+            async with self.sessions() as db:
+                rows = await db.scalars(
+                    select(Sanction).where(
+                        Sanction.kind.in_(("mute", "ban")),
+                        Sanction.lifted_at.is_(None),
+                        or_(Sanction.ends_at.is_(None), Sanction.ends_at > now),
+                    )
                 )
-            )
-            self._silenced = _strongest(rows, now)
+                self._silenced = _strongest(rows, now)
+                if self._known is None:  # at start: the sanctions so far are nobody's news
+                    self._known = await db.scalar(select(func.max(Sanction.id))) or 0
+                    return
+                new = list(
+                    await db.scalars(
+                        select(Sanction).where(Sanction.id > self._known).order_by(Sanction.id)
+                    )
+                )
+            for row in new:
+                self._known = max(self._known, row.id)
+                if (row.kind == "warn" and row.lifted_at is None) or conduct.in_force(row, now):
+                    told = conduct.told(row)
+                    notice = Notice(row.user_id, row.kind, row.ends_at, conduct.describe(row), told)
+                    self._tell(notice)
+
+    def _tell(self, notice: Notice) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(notice)
+            except Exception:  # one listener's bug must not keep the others from hearing
+                log.exception("chat guard: a listener failed on a sanction of %s", notice.user_id)
 
     async def _refresh(self) -> None:
         while True:
@@ -146,40 +238,56 @@ class ChatGuard:
     def swore(self, user: str, line_id: int, channel: str) -> None:
         """Count a line the filter masked; the ``limit``-th within the window applies the
         ``swearing`` offence (in the background)."""
-        if self.limit <= 0 or self.sessions is None or not user.isdigit():
+        if self.sessions is None or not user.isdigit():
+            return
+        ids = self.swearing.add(user, self.clock().timestamp(), line_id)
+        if ids is None:
+            return
+        minutes = f"{self.window_s / 60:g}"
+        reason = f"{AUTOMATIC}: {len(ids)} lines masked for swearing within {minutes} minutes"
+        evidence = {"automatic": True, "messages": ids, "channel": channel}
+        self._apply(int(user), "swearing", reason, evidence)
+
+    def flooded(self, user: str, channel: str) -> None:
+        """Count a line refused as too fast; the ``flood_limit``-th within the window applies
+        the ``flooding`` offence (in the background)."""
+        if self.sessions is None or not user.isdigit():
             return
         now = self.clock().timestamp()
-        lines = self._swore.setdefault(user, deque())
-        while lines and lines[0][0] <= now - self.window_s:
-            lines.popleft()
-        lines.append((now, line_id))
-        if len(lines) < self.limit:
+        refused = self.flooding.add(user, now, round(now))
+        if refused is None:
             return
-        ids = [line for _, line in lines]
-        lines.clear()
-        task = asyncio.create_task(self._sanction(int(user), ids, channel))
+        minutes = f"{self.flood_window_s / 60:g}"
+        reason = (
+            f"{AUTOMATIC_FLOOD}: {len(refused)} chat lines refused as too fast "
+            f"within {minutes} minutes"
+        )
+        evidence = {"automatic": True, "refused": len(refused), "at": refused, "channel": channel}
+        self._apply(int(user), "flooding", reason, evidence)
+
+    def _apply(self, user_id: int, offence: str, reason: str, evidence: dict[str, Any]) -> None:
+        task = asyncio.create_task(self._sanction(user_id, offence, reason, evidence))
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
 
-    async def _sanction(self, user_id: int, ids: list[int], channel: str) -> None:
+    async def _sanction(
+        self, user_id: int, offence: str, reason: str, evidence: dict[str, Any]
+    ) -> None:
         assert self.sessions is not None
-        minutes = f"{self.window_s / 60:g}"
-        reason = f"{AUTOMATIC}: {len(ids)} lines masked for swearing within {minutes} minutes"
-        evidence: dict[str, Any] = {"automatic": True, "messages": ids, "channel": channel}
         try:
             async with self.sessions() as db, db.begin():
                 await conduct.apply_policy(
                     db,
                     conduct.Actor.console(),
                     user_id,
-                    "swearing",
+                    offence,
                     reason,
                     self.clock(),
                     evidence=evidence,
                 )
             await self.reload()
         except Exception:
-            log.exception("chat guard: the swearing of user %s could not be sanctioned", user_id)
+            log.exception("chat guard: the %s of user %s could not be sanctioned", offence, user_id)
 
     async def settled(self) -> None:
         """Wait for the automatic sanctions under way (tests; closing)."""

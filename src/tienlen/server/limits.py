@@ -2,7 +2,10 @@
 
 All of them live in memory and take the time as seconds (the caller's clock), so tests move
 time by hand. A limit of 0 turns a window or a lockout off (tests and benchmarks raise or
-disable them through the settings, docs/SERVER.md).
+disable them through the settings, docs/SERVER.md). A key that can no longer matter — its
+last event a whole window ago — is dropped: each write looks over the keys at most once a
+window (:meth:`Window.prune`, :meth:`Lockout.prune`), so a map holds only the keys of about the
+last two windows whatever the traffic.
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ from .settings import Settings
 __all__ = ["AccountGuards", "Lockout", "RateLimit", "Window"]
 
 MAX_KEYS = 100_000
-"""Keys a window or lockout remembers before it forgets the stale ones (bounds memory against
-someone sending from many addresses or trying many nicknames)."""
+"""Keys a window or lockout remembers before it forgets the stale ones at once, between its
+regular prunes (bounds memory against someone sending from many addresses or trying many
+nicknames within one window)."""
 
 
 @dataclass
@@ -63,6 +67,7 @@ class Window:
         self.limit = limit
         self.seconds = seconds
         self._hits: dict[str, deque[float]] = {}
+        self._pruned = float("-inf")
 
     def wait(self, key: str, now: float) -> float:
         """Seconds until ``key`` may act again (0: now), counting nothing."""
@@ -82,15 +87,21 @@ class Window:
         wait = self.wait(key, now)
         if wait > 0 or self.limit <= 0:
             return wait
-        if len(self._hits) >= MAX_KEYS:
-            self._forget(now)
+        if len(self._hits) >= MAX_KEYS or now - self._pruned >= max(self.seconds, 1.0):
+            self.prune(now)
         self._hits.setdefault(key, deque()).append(now)
         return 0.0
 
-    def _forget(self, now: float) -> None:
+    def prune(self, now: float) -> None:
+        """Drop the keys whose last event is a whole window old: they wait for nothing."""
+        self._pruned = now
         stale = [k for k, hits in self._hits.items() if not hits or hits[-1] <= now - self.seconds]
         for key in stale:
             del self._hits[key]
+
+    def __len__(self) -> int:
+        """The keys remembered."""
+        return len(self._hits)
 
 
 class Lockout:
@@ -101,6 +112,7 @@ class Lockout:
         self.failures = failures
         self.seconds = seconds
         self._failed: dict[str, deque[float]] = {}
+        self._pruned = float("-inf")
 
     def locked_until(self, key: str, now: float) -> float | None:
         """When the key's lock ends, if it is locked now."""
@@ -117,8 +129,8 @@ class Lockout:
         """Count a failure; returns when the key is now locked until, if it is."""
         if self.failures <= 0:
             return None
-        if len(self._failed) >= MAX_KEYS:
-            self._forget(now)
+        if len(self._failed) >= MAX_KEYS or now - self._pruned >= max(self.seconds, 1.0):
+            self.prune(now)
         failed = self._failed.setdefault(key, deque(maxlen=self.failures))
         while failed and failed[0] <= now - self.seconds:
             failed.popleft()
@@ -128,10 +140,16 @@ class Lockout:
     def clear(self, key: str) -> None:
         self._failed.pop(key, None)
 
-    def _forget(self, now: float) -> None:
+    def prune(self, now: float) -> None:
+        """Drop the keys whose last failure is ``seconds`` old: neither locked nor counted."""
+        self._pruned = now
         stale = [k for k, f in self._failed.items() if not f or f[-1] <= now - self.seconds]
         for key in stale:
             del self._failed[key]
+
+    def __len__(self) -> int:
+        """The keys remembered."""
+        return len(self._failed)
 
 
 @dataclass(frozen=True)

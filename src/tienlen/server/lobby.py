@@ -32,7 +32,7 @@ from ..engine.record import GameRecord
 from ..engine.rules import PRESETS, RuleSet
 from ..money.rooms import ROOMS, Room, can_invite, max_bet, vip_points_earned
 from ..money.settlement import Settlement
-from . import auth, collusion, ledger
+from . import auth, collusion, ledger, notices
 from .app import Server, server_of
 from .errors import ApiError, responses
 from .house_bots import HouseBots
@@ -139,6 +139,7 @@ class Lobby:
         """Where each person connected from: two of one address or device may not sit at
         one table (:mod:`.sightings`)."""
         self._sweeper: asyncio.Task[None] | None = None
+        server.chat.guard.listeners.append(lambda notice: notices.deliver(self, notice))
 
     def _seated_bots(self) -> list[str]:
         return [
@@ -316,8 +317,22 @@ class Lobby:
             or self.busy_at(table.id)
         )
 
+    def prune(self) -> None:
+        """Forget what can no longer matter: where people connected from (the seating rule
+        asks only about people at a table) and the balance claims no table holds."""
+        here: set[str] = set()
+        for table in self.tables.values():
+            here.update(table.queues, table.live.recipients.members)
+            here.update(o.user for o in table.live.seats if o is not None)
+        self.presence.keep(here)
+        for user, table_id in list(self.claims.items()):
+            if not self.busy_at(table_id, user):
+                del self.claims[user]
+
     async def sweep(self) -> None:
-        """Close for good each table deserted for ``empty_table_seconds`` (server clock)."""
+        """Close for good each table deserted for ``empty_table_seconds`` (server clock), and
+        forget what can no longer matter (:meth:`prune`)."""
+        self.prune()
         now = self.server.clock()
         wait = timedelta(seconds=self.server.settings.empty_table_seconds)
         for table in list(self.tables.values()):
@@ -340,6 +355,7 @@ class Lobby:
         """Remove a table from the lobby and stop it; its bots are free again. Closed for
         good, it is not opened again after a restart."""
         self.tables.pop(table.id, None)
+        self._reading.pop(table.id, None)
         await table.live.close()
         for queue in table.queues.values():
             close_queue(queue)

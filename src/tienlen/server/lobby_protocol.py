@@ -26,6 +26,7 @@ from .table_protocol import (
     ChatLine,
     ChatText,
     ErrorMessage,
+    SanctionMessage,
     _ClientBase,
     parse_message,
 )
@@ -119,7 +120,13 @@ class LobbyChatMessage(ChatLine):
 
 
 LobbyServerMessage = Annotated[
-    LobbyMessage | TableListed | TableClosed | LobbyChatMessage | ErrorMessage | AckMessage,
+    LobbyMessage
+    | TableListed
+    | TableClosed
+    | LobbyChatMessage
+    | ErrorMessage
+    | AckMessage
+    | SanctionMessage,
     Field(discriminator="type"),
 ]
 

@@ -127,6 +127,14 @@ class Settings(BaseSettings):
         "conduct policy's swearing offence, applied automatically (0: never automatic).",
     )
     swear_window_minutes: float = Field(default=10.0, gt=0, le=24 * 60)
+    flood_limit: int = Field(
+        default=10,
+        ge=0,
+        description="Chat lines refused as too fast (chat_too_fast) within "
+        "flood_window_minutes that make the conduct policy's flooding offence, applied "
+        "automatically (0: never automatic).",
+    )
+    flood_window_minutes: float = Field(default=10.0, gt=0, le=24 * 60)
     silence_refresh_seconds: float = Field(
         default=60.0,
         gt=0,

@@ -108,6 +108,11 @@ class Presence:
     def arrive(self, user: str, address: str | None, device: str | None) -> None:
         self.at[user] = (address, device)
 
+    def keep(self, users: set[str]) -> None:
+        """Forget everyone but ``users`` (those at a table: nobody else is asked about)."""
+        for user in [u for u in self.at if u not in users]:
+            del self.at[user]
+
     def guard(self, occupant: Occupant, seated: list[Occupant]) -> None:
         address, device = self.at.get(occupant.user, (None, None))
         for other in seated:

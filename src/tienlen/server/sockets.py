@@ -3,7 +3,8 @@
 A socket is let in only from the server's own host or an allowed origin (so another site's
 page cannot use a visitor's cookie) and with a valid session cookie (:func:`admit`). Once open
 (:func:`pump`), frames over ``TIENLEN_WS_MAX_BYTES`` close it (1009), its handler may close it
-for flooding (1008), and what it is sent waits in its own bounded queue (:func:`offer`), so a
+for flooding (1008), a ban closes it (1008, :func:`close_with`), and what it is sent waits in
+its own bounded queue (:func:`offer`), so a
 slow client never blocks whoever sends to it: one that falls too far behind is closed.
 Used by the tables' socket (:mod:`.lobby`) and the lobby's (:mod:`.lobby_socket`).
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -29,9 +31,11 @@ if TYPE_CHECKING:
 __all__ = [
     "CLOSE_POLICY",
     "CLOSE_TOO_BIG",
+    "Close",
     "SendQueue",
     "admit",
     "close_queue",
+    "close_with",
     "offer",
     "origin_allowed",
     "pump",
@@ -42,8 +46,17 @@ CLOSE_TOO_BIG = 1009
 SEND_GRACE_S = 5.0
 """How long a closing socket waits for a frame being sent to finish."""
 
-SendQueue = asyncio.Queue[dict[str, Any] | None]
-"""What waits to be sent on one socket; None closes it."""
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """Close the socket with this code and reason (after what was queued before it)."""
+
+    code: int
+    reason: str
+
+
+SendQueue = asyncio.Queue[dict[str, Any] | Close | None]
+"""What waits to be sent on one socket; None (or a :class:`Close`) closes it."""
 
 
 def origin_allowed(websocket: WebSocket, server: Server) -> bool:
@@ -92,6 +105,18 @@ def close_queue(queue: SendQueue) -> None:
         queue.put_nowait(None)
 
 
+def close_with(queue: SendQueue, code: int, reason: str) -> None:
+    """Close the socket once what is queued is sent, with ``code`` and ``reason`` (cut to the
+    123 bytes a close frame holds)."""
+    reason = reason.encode()[:120].decode(errors="ignore")
+    try:
+        queue.put_nowait(Close(code, reason))
+    except asyncio.QueueFull:  # it cannot keep up: make room for the close
+        with contextlib.suppress(asyncio.QueueEmpty):
+            queue.get_nowait()
+        queue.put_nowait(Close(code, reason))
+
+
 async def pump(
     websocket: WebSocket,
     queue: SendQueue,
@@ -104,12 +129,16 @@ async def pump(
     sending = asyncio.Lock()
 
     async def write() -> None:
+        closing = Close(1000, "")
         while (message := await queue.get()) is not None:
+            if isinstance(message, Close):
+                closing = message
+                break
             async with sending:
                 text = message.text if isinstance(message, Numbered) else to_json(message)
                 await websocket.send_text(text)
         with contextlib.suppress(Exception):
-            await websocket.close()
+            await websocket.close(closing.code, closing.reason)
 
     writer = asyncio.create_task(write())
     code = 1000

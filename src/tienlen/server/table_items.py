@@ -1,7 +1,8 @@
 """What a live table's task takes from its queue, one at a time (see :mod:`.tables`).
 
 Everything that changes a table arrives as one of these items: a connection opening or
-closing, a parsed client message, an alarm of its clock, a bot's answer (:mod:`.botpool`).
+closing, a parsed client message, an alarm of its clock, a bot's answer (:mod:`.botpool`), a
+banned person sent away.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import Any, NamedTuple
 
 from .botpool import BotAnswer
 
-__all__ = ["Alarm", "Command", "Connection", "Item"]
+__all__ = ["Alarm", "Command", "Connection", "Expel", "Item"]
 
 
 class Connection(NamedTuple):
@@ -29,5 +30,11 @@ class Alarm(NamedTuple):
     when: float
 
 
-Item = Connection | Command | Alarm | BotAnswer | None
+class Expel(NamedTuple):
+    """A person banned: their connection is gone and their seat left at once."""
+
+    user: str
+
+
+Item = Connection | Command | Alarm | BotAnswer | Expel | None
 """What the table's task takes from its queue; None stops it."""

@@ -594,6 +594,24 @@ class ErrorMessage(TypedDict):
 
 
 @with_config(_CLOSED)
+class SanctionMessage(TypedDict):
+    """You were just warned, muted or banned (docs/CONDUCT.md). After a ban the server closes
+    the socket (1008)."""
+
+    type: Literal["sanction"]
+    kind: Literal["warn", "mute", "ban"]
+    until: str | None
+    """When it ends (ISO 8601, UTC); null: permanently, or a warning."""
+    reason: str
+    offence: str | None
+    """The conduct policy's offence key; null: a moderator's call."""
+    offence_en: str | None
+    offence_vi: str | None
+    message: str
+    """What, until when (UTC) and why: ``you are muted until 2026-03-14 11:00 UTC for …``."""
+
+
+@with_config(_CLOSED)
 class AckMessage(TypedDict):
     """A command with a ``ref`` was carried out."""
 
@@ -612,7 +630,8 @@ ServerMessage = Annotated[
     | SettlementMessage
     | ChatMessage
     | ErrorMessage
-    | AckMessage,
+    | AckMessage
+    | SanctionMessage,
     Field(discriminator="type"),
 ]
 """Any message a table sends, told apart by ``type``."""

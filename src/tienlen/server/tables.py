@@ -44,7 +44,7 @@ from .dealing import PendingDeal
 from .journal import Journal
 from .recipients import Member, Recipients, Send, View
 from .seating import Lineup, Occupant, Refused, Seats, TableConfig
-from .table_items import Alarm, Command, Connection, Item
+from .table_items import Alarm, Command, Connection, Expel, Item
 from .timers import Alarms, SystemTableClock, TableClock
 
 __all__ = ["BOT_PURSE", "LiveTable", "TableConfig"]
@@ -176,6 +176,10 @@ class LiveTable:
             self._limits.pop(user, None)
             self._queue.put_nowait(Connection(user, None))
 
+    def expel(self, user: str) -> None:
+        """``user`` was banned: they leave their seat (and game) now, without a grace period."""
+        self._queue.put_nowait(Expel(user))
+
     def receive(self, user: str, raw: str | bytes) -> bool:
         """A frame from ``user``: refused at once with an ``error`` when malformed or over the
         rate, else queued for the table. False when the client floods: close the connection."""
@@ -232,6 +236,14 @@ class LiveTable:
                 await self._ring(item.key)
         elif isinstance(item, BotAnswer):
             self._bot_answer(item)
+        elif isinstance(item, Expel):
+            self.recipients.drop(item.user)
+            self._alarms.cancel(("grace", item.user))
+            seat = self.seats.seat_of(item.user)
+            if item.user in self.recipients.members:
+                self._expire(item.user)
+            elif seat is not None:
+                self._vacate(seat)
         elif isinstance(item, Connection) and item.name is not None:
             self.recipients.join(item.user, item.name)
             self._alarms.cancel(("grace", item.user))
@@ -600,6 +612,7 @@ class LiveTable:
         if seat is not None:
             self._vacate(seat)
         del self.recipients.members[user]
+        self._connections.pop(user, None)  # gone: no socket of theirs is left to number
         if user == self.owner:  # ownership passes on, to a seated person first
             others = filter(self.recipients.connected, self.recipients.members)
             self.owner = self.seats.next_person(seat, others) or user

@@ -2,6 +2,7 @@
 // own clock ("vĩnh viễn" / "permanently" when it has no end), and why. The server sends it as
 // data with its `muted` and `banned` errors (`sanction`, docs/SERVER.md and PROTOCOL.md).
 
+import type { SanctionMessage } from "../generated/protocol_server";
 import type { SanctionTold } from "../generated/rest";
 import type { Lang } from "./i18n";
 
@@ -35,4 +36,13 @@ export function sanctionText(lang: Lang, code: "muted" | "banned", s: SanctionTo
   const until = s.until === null ? "permanently" : end ? `until ${end}` : "";
   const what = code === "muted" ? "You are muted" : "This account is banned";
   return `${what} ${until}`.trim() + "." + (why ? ` Reason: ${why}.` : "");
+}
+
+/** A `sanction` message (a warning, mute or ban just made, told to an open socket) as a
+ * sentence: a mute or ban as its error says it, a warning with its reason. */
+export function toldText(lang: Lang, s: SanctionMessage, timeZone?: string): string {
+  if (s.kind !== "warn") return sanctionText(lang, s.kind === "ban" ? "banned" : "muted", { ...s, kind: s.kind }, timeZone);
+  const offence = lang === "vi" ? s.offence_vi : s.offence_en;
+  const why = offence ? (s.reason ? `${offence} (${s.reason})` : offence) : s.reason;
+  return lang === "vi" ? `Bạn bị cảnh cáo. Lý do: ${why}.` : `You are warned. Reason: ${why}.`;
 }
