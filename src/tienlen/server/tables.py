@@ -236,14 +236,10 @@ class LiveTable:
                 await self._ring(item.key)
         elif isinstance(item, BotAnswer):
             self._bot_answer(item)
-        elif isinstance(item, Expel):
+        elif isinstance(item, Expel):  # banned: gone now, without the grace period
             self.recipients.drop(item.user)
             self._alarms.cancel(("grace", item.user))
-            seat = self.seats.seat_of(item.user)
-            if item.user in self.recipients.members:
-                self._expire(item.user)
-            elif seat is not None:
-                self._vacate(seat)
+            self._expire(item.user)
         elif isinstance(item, Connection) and item.name is not None:
             self.recipients.join(item.user, item.name)
             self._alarms.cancel(("grace", item.user))
@@ -606,12 +602,12 @@ class LiveTable:
         """The grace period ran out: a player leaves their seat (and game); a spectator is
         forgotten."""
         member = self.recipients.members.get(user)
-        if member is None or member.connected:
+        if member is not None and member.connected:
             return
         seat = self.seats.seat_of(user)
         if seat is not None:
             self._vacate(seat)
-        del self.recipients.members[user]
+        self.recipients.members.pop(user, None)
         self._connections.pop(user, None)  # gone: no socket of theirs is left to number
         if user == self.owner:  # ownership passes on, to a seated person first
             others = filter(self.recipients.connected, self.recipients.members)
