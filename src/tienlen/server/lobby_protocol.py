@@ -19,14 +19,13 @@ from pydantic import ConfigDict, Field, TypeAdapter, with_config
 from typing_extensions import TypedDict
 
 from ..money.rooms import ROOMS
-from .protocol import TableSummary
+from .protocol import SanctionMessage, TableSummary
 from .table_protocol import (
     PROTOCOL_VERSION,
     AckMessage,
     ChatLine,
     ChatText,
     ErrorMessage,
-    SanctionMessage,
     _ClientBase,
     parse_message,
 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, with_config
 from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "Profile",
     "ReplayStep",
     "RoomInfo",
+    "SanctionMessage",
     "SanctionTold",
     "TableList",
     "TableSummary",
@@ -126,6 +127,24 @@ class SanctionTold(TypedDict):
     ]
     offence_en: Annotated[str | None, Field(description="The offence's title in English.")]
     offence_vi: Annotated[str | None, Field(description="The offence's title in Vietnamese.")]
+
+
+@with_config(ConfigDict(extra="forbid"))
+class SanctionMessage(TypedDict):
+    """You were just warned, muted or banned (docs/CONDUCT.md). After a ban the server closes
+    the socket (1008)."""
+
+    type: Literal["sanction"]
+    kind: Literal["warn", "mute", "ban"]
+    until: str | None
+    """When it ends (ISO 8601, UTC); null: permanently, or a warning."""
+    reason: str
+    offence: str | None
+    """The conduct policy's offence key; null: a moderator's call."""
+    offence_en: str | None
+    offence_vi: str | None
+    message: str
+    """What, until when (UTC) and why: ``you are muted until 2026-03-14 11:00 UTC for …``."""
 
 
 class ErrorBody(BaseModel):

@@ -39,7 +39,7 @@ from ..engine.wire import Action, Cards, CardsIn, Deal, Event, Played, RulesetSp
 from ..engine.wire import SeatView as SeatViewDict
 from ..engine.wire import SpectatorView as SpectatorViewDict
 from .limits import RateLimit
-from .protocol import SanctionTold
+from .protocol import SanctionMessage, SanctionTold
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -591,24 +591,6 @@ class ErrorMessage(TypedDict):
     ref: int | str | None
     sanction: NotRequired[SanctionTold]
     """With ``muted`` and ``banned``: until when and why (as the REST error's)."""
-
-
-@with_config(_CLOSED)
-class SanctionMessage(TypedDict):
-    """You were just warned, muted or banned (docs/CONDUCT.md). After a ban the server closes
-    the socket (1008)."""
-
-    type: Literal["sanction"]
-    kind: Literal["warn", "mute", "ban"]
-    until: str | None
-    """When it ends (ISO 8601, UTC); null: permanently, or a warning."""
-    reason: str
-    offence: str | None
-    """The conduct policy's offence key; null: a moderator's call."""
-    offence_en: str | None
-    offence_vi: str | None
-    message: str
-    """What, until when (UTC) and why: ``you are muted until 2026-03-14 11:00 UTC for …``."""
 
 
 @with_config(_CLOSED)
