@@ -20,7 +20,8 @@ saturated generator (whose lag would count as delay) shows.
 
 ``--env TIENLEN_NAME=VALUE`` passes settings to the server; the limit on guests made from one
 address is off (``TIENLEN_SIGNUP_LIMIT=0``: every guest comes from 127.0.0.1) unless set
-there. ``--profile FILE`` runs the server under cProfile and writes its stats.
+there. ``--profile FILE`` runs the server under cProfile and writes its stats; ``--py-spy FILE``
+samples it with py-spy (``pip install py-spy``) while measuring and writes the collapsed stacks.
 """
 
 from __future__ import annotations
@@ -356,12 +357,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(args.warmup)
         cpu0, client0, wall0 = cpu_seconds(server.pid), time.process_time(), time.perf_counter()
         wait0, client_wait0 = waited_seconds(server.pid), waited_seconds(os.getpid())
+        spy = None
+        if args.py_spy:
+            spy_command = [str(Path(sys.executable).parent / "py-spy"), "record"]
+            spy_command += ["--pid", str(server.pid), "--duration", str(round(args.seconds))]
+            spy_command += ["--format", "raw", "--output", args.py_spy]
+            spy = subprocess.Popen(spy_command, stdout=subprocess.DEVNULL)
         stats.recording = True
         await asyncio.sleep(args.seconds)
         stats.recording = False
         cpu1, client1, wall1 = cpu_seconds(server.pid), time.process_time(), time.perf_counter()
         wait1, client_wait1 = waited_seconds(server.pid), waited_seconds(os.getpid())
         loaded_rss = rss_bytes(server.pid)
+        if spy is not None:
+            spy.wait(timeout=60)
         wall = wall1 - wall0
         delays_ms = [1000 * d for d in stats.delays]
         return {
@@ -386,6 +395,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "delay_max_ms": round(max(delays_ms, default=float("nan")), 2),
             "client_lag_p99_ms": round(1000 * percentile(stats.lags, 99), 2),
             "server_cpu_percent": round(100 * (cpu1 - cpu0) / wall, 1),
+            "server_cpu_ms_per_action": round(1000 * (cpu1 - cpu0) / max(1, stats.actions), 2),
             "server_waited_percent": round(100 * (wait1 - wait0) / wall, 1),
             "client_cpu_percent": round(100 * (client1 - client0) / wall, 1),
             "client_waited_percent": round(100 * (client_wait1 - client_wait0) / wall, 1),
@@ -440,6 +450,12 @@ def main() -> None:
         "from waiting for a core",
     )
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile")
+    parser.add_argument(
+        "--py-spy",
+        metavar="FILE",
+        help="sample the server with py-spy (in the same environment) while measuring; "
+        "FILE gets the collapsed stacks",
+    )
     parser.add_argument("--keep-data", action="store_true", help="keep the data folder and log")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args()

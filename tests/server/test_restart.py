@@ -375,3 +375,81 @@ def test_the_writer_keeps_a_prefix_when_a_write_is_lost(db_url: str) -> None:
     finally:
         journal.RETRIES_S = saved
     assert [n for n in written if n < 10] == [0] and 10 in written
+
+
+def test_the_writer_inserts_a_batch_of_actions_in_order_and_loses_only_a_bad_game(
+    db_url: str,
+) -> None:
+    """Actions queued together are written in one insert after the deal queued before them;
+    a row that cannot be stored (a game never dealt: its foreign key) stops that game's
+    later rows only, and the other games' rows in the same batch are stored."""
+    from tienlen.server import journal
+    from tienlen.server.store.db import make_engine, make_sessions
+    from tienlen.server.store.models import User
+
+    from .conftest import START
+
+    def deal(game: str) -> Any:
+        async def work(db: Any) -> None:
+            if game == "t:1":
+                db.add(User(id=7, nickname="o", nickname_key="o", is_guest=True, created_at=START))
+                await db.flush()
+                db.add(
+                    TableRow(
+                        id="t",
+                        room="trainee",
+                        preset="thapthanh",
+                        bet=0,
+                        turn_seconds=20,
+                        seats=4,
+                        private=False,
+                        owner_id=7,
+                        opened_at=START,
+                    )
+                )
+                await db.flush()
+            number = int(game[-1])
+            db.add(
+                GameRow(
+                    id=game, table_id="t", number=number, start={}, status="playing", dealt_at=START
+                )
+            )
+            await db.flush()
+
+        return work
+
+    def action(game: str, number: int) -> dict[str, Any]:
+        return {"game_id": game, "number": number, "action": {"type": "pass"}, "at": START}
+
+    async def go() -> None:
+        engine = make_engine(db_url)
+        writer = journal.Writer(make_sessions(engine), lambda: START)
+        journal.RETRIES_S = (0.0,)
+        try:
+            writer.put(deal("t:1"), "t:1")
+            for n in range(3):
+                writer.put_action("t:1", action("t:1", n))
+            writer.put(deal("t:2"), "t:2")
+            writer.put_action("t:2", action("t:2", 0))
+            writer.put_action("t:9", action("t:9", 0))  # never dealt
+            writer.put_action("t:1", action("t:1", 3))
+            writer.put_action("t:9", action("t:9", 1))
+            await writer.close()
+        finally:
+            await engine.dispose()
+        assert writer.broken == {"t:9"}
+
+    saved = journal.RETRIES_S
+    try:
+        asyncio.run(go())
+    finally:
+        journal.RETRIES_S = saved
+
+    async def read(db: Any) -> list[tuple[str, int]]:
+        rows = await db.execute(
+            select(GameAction.game_id, GameAction.number).order_by("game_id", "number")
+        )
+        return [tuple(row) for row in rows]
+
+    stored = in_transaction(db_url, read)
+    assert stored == [("t:1", 0), ("t:1", 1), ("t:1", 2), ("t:1", 3), ("t:2", 0)]
