@@ -25,6 +25,13 @@ def auto_events(message: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     return [e for e in message.get("events", []) if e.get("seat") == seat and e.get("auto")]
 
 
+def started(message: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    """The timers of ``kind`` a message says started: a ``game`` or ``update`` carries them."""
+    if message["type"] == "timer":
+        return [message] if message["kind"] == kind else []
+    return [t for t in message.get("timers", []) if t["kind"] == kind]
+
+
 # --- the turn timer ------------------------------------------------------------------------------
 def test_the_timer_plays_for_an_idle_player() -> None:
     async def main() -> Harness:
@@ -42,16 +49,18 @@ def test_the_timer_plays_for_an_idle_player() -> None:
     idle = record.extra["users"].index("u1")
     mine = [a for a in record.actions if a["seat"] == idle]
     assert mine and all(a == {"seat": idle, "timeout": True} for a in mine)
-    # Each time-out came exactly at the deadline its timer announced, to everyone.
+    # Each time-out came exactly at the deadline its timer announced, to everyone, in the
+    # update that handed the turn on (no message of its own).
     deadline = None
     checked = 0
     for when, message in zip(h.times["u0"], h.sent["u0"], strict=True):
-        if message["type"] == "timer" and message["kind"] == "turn":
-            deadline = message["deadline"] if message["seat"] == idle else None
-            assert message["seconds"] == FAST.turn_s
-        elif message["type"] == "update" and auto_events(message, idle):
+        assert message["type"] != "timer"
+        if message["type"] == "update" and auto_events(message, idle):
             assert when == deadline
             checked += 1
+        for timer in started(message, "turn"):
+            deadline = timer["deadline"] if timer["seat"] == idle else None
+            assert timer["seconds"] == FAST.turn_s
     assert checked == len(mine)
 
 
@@ -88,11 +97,13 @@ def test_a_chop_offer_is_private_and_lapses_as_a_decline() -> None:
     game = h.table.game
     assert game is not None
     assert game.history[-1] == Action.decline(3)
-    timers = [m for m in h.sent["u3"] if m["type"] == "timer" and m["kind"] == "chop"]
+    offers = [m for m in h.sent["u3"] if started(m, "chop")]
+    assert len(offers) == 1 and offers[0]["view"]["chop_offer"]  # with the view that offers
+    timers = started(offers[0], "chop")
     assert len(timers) == 1 and timers[0]["seat"] == 3
     assert timers[0]["deadline"] == start + FAST.chop_s
     for user in ("u0", "u1", "u2"):
-        assert not [m for m in h.sent[user] if m["type"] == "timer" and m["kind"] == "chop"]
+        assert not [m for m in h.sent[user] if started(m, "chop")]
         assert len(h.sent[user]) == counts[user], "others must not learn of the decline"
     last = h.sent["u3"][-1]
     assert last["type"] == "update" and last["events"] == []

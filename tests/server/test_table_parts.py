@@ -13,6 +13,8 @@ from tienlen.server.outbox import Outbox, to_json
 from tienlen.server.seating import Lineup, Occupant, TableConfig
 from tienlen.server.timers import Alarms, ManualClock, SystemTableClock
 
+from .table_driver import dealing
+
 
 def test_a_manual_clock_wakes_sleepers_in_order_and_never_goes_back() -> None:
     async def main() -> list[str]:
@@ -155,3 +157,40 @@ def test_an_outbox_keeps_each_message_as_its_json_text_only() -> None:
     assert sent.text == to_json(sent) and json.loads(sent.text) == sent
     assert '"n":1' in sent.text and "đ" in to_json({"name": "đ"})
     assert not any(gc.is_tracked(item) for entry in box._log for item in entry)
+
+
+def test_timers_ride_in_the_update_and_alone_only_when_no_view_changed() -> None:
+    """A change sends each recipient one message with the timers it started for them: the
+    turn's to everyone, a chop offer's to its seat alone; a timer started while someone's view
+    stayed the same goes to them as a ``timer`` of its own."""
+    from tienlen.engine.actions import Action
+    from tienlen.engine.rules import RuleSet
+    from tienlen.engine.views import PublicLog
+    from tienlen.server.recipients import Recipients
+
+    sent: dict[str, list[dict[str, object]]] = {"a": [], "b": [], "watcher": []}
+    recipients = Recipients(lambda user, message: sent[user].append(message), 16)
+    for user in sent:
+        recipients.join(user, user).synced = True
+    game = dealing("3s", "", leader=0, seed=4)(RuleSet.preset("thapthanh"), 2)
+    log = PublicLog(2)
+    seat_of = {"a": 0, "b": 1}
+
+    def view_of(user: str):  # type: ignore[no-untyped-def]
+        seat = seat_of.get(user)
+        return (log.spectator(game), None) if seat is None else (log.view(game, seat), seat)
+
+    turn = {"game": 1, "seat": 0, "kind": "turn", "deadline": 10.0, "seconds": 10}
+    chop = {"game": 1, "seat": 1, "kind": "chop", "deadline": 3.0, "seconds": 3}
+    recipients.publish(1, [0, 1], view_of, turn, {})
+    assert [(m["type"], m["timers"]) for m in sent["a"]] == [("game", [turn])]
+    assert sent["watcher"][-1]["timers"] == [turn]
+    game.apply(Action.play(0, "3s"))  # type: ignore[arg-type]
+    recipients.publish(1, [0, 1], view_of, turn, {1: chop})
+    assert [m["type"] for m in sent["b"]] == ["game", "update"]
+    assert sent["b"][-1]["timers"] == [turn, chop] and sent["a"][-1]["timers"] == [turn]
+    recipients.publish(1, [0, 1], view_of, None, {1: chop})  # nothing changed in any view
+    assert [m["type"] for m in sent["b"]] == ["game", "update", "timer"]
+    assert {k: v for k, v in sent["b"][-1].items() if k not in ("type", "n")} == chop
+    assert len(sent["a"]) == len(sent["watcher"]) == 2
+    assert [m["n"] for m in sent["b"]] == [1, 2, 3]

@@ -53,11 +53,13 @@ describe("the table's state", () => {
     apply(st, {
       type: "update", n: 5, game: 1, view: delta, actions: [{ seat: 0, play: "3s" }],
       events: [{ type: "play", seq: 1, action: 1, seat: 0, cards: "3s", combination: "single", beaten: null, out_of_turn: false, auto: false }],
+      timers: [{ game: 1, seat: 1, kind: "turn", deadline: 110, seconds: 10 }],
     });
     expect(st.lastN).toBe(5);
     expect(seatView(st)?.hand).toBe("4s");
     expect(st.game?.view.events).toHaveLength(1);
     expect(seatsShown(st)[2].current).toBe(true);
+    expect(timerOf(st, "turn")?.seat).toBe(1);
   });
 
   it("ignores a message already seen and flags a gap", () => {
@@ -80,8 +82,22 @@ describe("the table's state", () => {
     expect(timerOf(st, "turn")?.seat).toBe(1);
     expect(timerOf(st, "chop")?.deadline).toBe(50);
     const { events: _e, actions: _a, ...delta } = view({ seq: 2 });
-    apply(st, { type: "update", n: 8, game: 1, view: delta, actions: [], events: [] });
+    apply(st, { type: "update", n: 8, game: 1, view: delta, actions: [], events: [], timers: [] });
     expect(timerOf(st, "chop")).toBeNull();
+    expect(timerOf(st, "turn")?.deadline).toBe(110);
+  });
+
+  it("takes the timers a game or an update started, one of each kind", () => {
+    const st = started();
+    const turn = { game: 2, seat: 1, kind: "turn", deadline: 200, seconds: 10 } as const;
+    apply(st, { type: "game", n: 5, game: 2, seats: [0, 2], view: view({ current: 1, my_turn: false }), timers: [turn] });
+    expect(st.timers).toEqual([turn]);
+    const { events: _e, actions: _a, ...delta } = view({ seq: 1, current: 0, chop_offer: true, my_turn: false });
+    const next = { ...turn, seat: 0, deadline: 210 };
+    const chop = { game: 2, seat: 0, kind: "chop", deadline: 203, seconds: 3 } as const;
+    apply(st, { type: "update", n: 6, game: 2, view: delta, actions: [], events: [], timers: [next, chop] });
+    expect(timerOf(st, "turn")).toEqual(next);
+    expect(timerOf(st, "chop")).toEqual(chop);
   });
 
   it("notes chops and the end of a game, and keeps the settlement", () => {
@@ -89,7 +105,7 @@ describe("the table's state", () => {
     const { events: _e, actions: _a, ...delta } = view({ seq: 3, over: true });
     const msgs: ServerMessage[] = [
       {
-        type: "update", n: 5, game: 1, view: delta, actions: [],
+        type: "update", n: 5, game: 1, view: delta, actions: [], timers: [],
         events: [
           { type: "chop", seq: 2, action: 2, seat: 1, victim: 0, cards: "3s 3c 4s 4c 5s 5c", victim_cards: "2h", chain: [] },
           { type: "game_over", seq: 3, action: 3, winner: 1, ranking: [1, 0], reason: "out", cards_left: ["4s", ""] },

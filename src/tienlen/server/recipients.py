@@ -6,7 +6,9 @@ decides what someone may see. A ``game`` message carries a whole view (a new gam
 who has not seen this game from this seat yet); after that each ``update`` carries the events
 and actions that are new in the recipient's view and the rest of the view as it now is. A
 recipient whose view did not change is sent nothing — so a decline, which only the declining
-seat's view shows, reaches nobody else, not even as a message.
+seat's view shows, reaches nobody else, not even as a message. The timers a change starts (a
+turn's for everyone, a chop offer's for its seat) ride in its ``game`` or ``update``
+(``timers``): one message per recipient and change, not two.
 """
 
 from __future__ import annotations
@@ -142,49 +144,54 @@ class Recipients:
         self._mark(member, game_no, view, seat)
         return {"game": game_no, "seats": list(seats), "view": full_view(view), "timers": timers}
 
-    def publish(self, game_no: int, seats: list[int], view_of: ViewOf) -> None:
-        """Send each member what changed in the game for them (see the module docstring)."""
-        written: dict[int, dict[str, Any]] = {}
+    def publish(
+        self,
+        game_no: int,
+        seats: list[int],
+        view_of: ViewOf,
+        turn: dict[str, Any] | None = None,
+        chops: dict[int, dict[str, Any]] | None = None,
+    ) -> None:
+        """Send each member what changed in the game for them (see the module docstring),
+        with the timers this change started for them: ``turn`` for everyone, a chop offer's
+        (``chops``, by game seat) for its seat alone."""
+        events_written: dict[int, dict[str, Any]] = {}
+        actions_written: dict[int, dict[str, Any]] = {}
         for member in list(self.members.values()):
             view, seat = view_of(member.user)
+            timers = [] if turn is None else [turn]
+            if chops and seat in chops:
+                timers.append(chops[seat])
             if member.game != game_no or member.perspective != seat:
-                self.emit(
-                    member,
-                    {
-                        "type": "game",
-                        "game": game_no,
-                        "seats": list(seats),
-                        "view": full_view(view),
-                    },
-                )
+                message = {"type": "game", "game": game_no, "seats": list(seats)}
+                message |= {"view": full_view(view), "timers": timers}
+                self.emit(member, message)
                 self._mark(member, game_no, view, seat)
                 continue
             delta = view_delta(view)
-            if (
-                len(view.events) == member.events
-                and len(view.actions) == member.actions
-                and delta == member.delta
-            ):
-                continue  # nothing this member may see has changed
+            n_events, n_actions = len(view.events), len(view.actions)
+            if n_events == member.events and n_actions == member.actions and delta == member.delta:
+                # Nothing this member may see has changed (a timer never starts then; should
+                # one, it goes on its own).
+                for timer in timers:
+                    self.emit(member, {"type": "timer", **timer})
+                continue
             events = []
-            for i in range(member.events, len(view.events)):
-                if i not in written:
-                    written[i] = event_to_dict(view.events[i])
-                events.append(written[i])
-            actions = [action_to_dict(a) for a in view.actions[member.actions :]]
-            self.emit(
-                member,
-                {
-                    "type": "update",
-                    "game": game_no,
-                    "events": events,
-                    "actions": actions,
-                    "view": delta,
-                },
-            )
-            member.events = len(view.events)
-            member.actions = len(view.actions)
-            member.delta = delta
+            for i in range(member.events, n_events):
+                event = events_written.get(i)
+                if event is None:
+                    event = events_written[i] = event_to_dict(view.events[i])
+                events.append(event)
+            actions = []
+            for i in range(member.actions, n_actions):
+                done = actions_written.get(id(view.actions[i]))
+                if done is None:
+                    done = actions_written[id(view.actions[i])] = action_to_dict(view.actions[i])
+                actions.append(done)
+            message = {"type": "update", "game": game_no, "events": events, "actions": actions}
+            message |= {"view": delta, "timers": timers}
+            self.emit(member, message)
+            member.events, member.actions, member.delta = n_events, n_actions, delta
 
     @staticmethod
     def _mark(member: Member, game_no: int, view: View, seat: int | None) -> None:

@@ -513,6 +513,8 @@ class GameMessage(_Numbered):
     game: int
     seats: list[int]
     view: SeatViewDict | SpectatorViewDict
+    timers: list[TimerInfo]
+    """The timers that started with it (the first turn's)."""
 
 
 class UpdateMessage(_Numbered):
@@ -523,9 +525,14 @@ class UpdateMessage(_Numbered):
     events: list[Event]
     actions: list[Action]
     view: SeatDelta | SpectatorDelta
+    timers: list[TimerInfo]
+    """The timers this change started for you: the next turn's (everyone), your chop
+    offer's (you alone); each replaces the running timer of its kind."""
 
 
 class TimerMessage(_Numbered, TimerInfo):
+    """A timer started with no change to your view (timers ride in ``game`` and ``update``)."""
+
     type: Literal["timer"]
 
 

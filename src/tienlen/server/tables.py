@@ -384,11 +384,10 @@ class LiveTable:
     async def _after_change(self) -> None:
         game, lineup = self.game, self.lineup
         if self.phase == "playing" and game is not None and lineup is not None:
-            self.recipients.publish(self.game_no, lineup.seats, self._view)
+            turn, chops = (None, {}) if game.over else self._schedule()
+            self.recipients.publish(self.game_no, lineup.seats, self._view, turn, chops)
             if game.over:
                 await self._finish_game()
-            else:
-                self._schedule()
         if self.phase == "waiting":
             await self._maybe_start()
         info = self.table_info()
@@ -506,29 +505,28 @@ class LiveTable:
         self._alarms.set(("rest",), self._rest_until)
 
     # --- timers and bots --------------------------------------------------------------------------
-    def _schedule(self) -> None:
-        """Set the turn timer, offer chops to people, and ask bots, as the game now stands."""
+    def _schedule(self) -> tuple[dict[str, Any] | None, dict[int, dict[str, Any]]]:
+        """Set the turn timer, offer chops to people, and ask bots, as the game now stands.
+        The timers this started (the turn's; the chops' by game seat) go out with the change
+        (bots answer later, on the table's task)."""
         game, lineup = self.game, self.lineup
         assert game is not None and lineup is not None
-        now = self.clock.now()
+        now, turn, chops = self.clock.now(), None, {}
         public = self._public_count()
         turn_key = (self.game_no, public, game.current)
         if turn_key != self._turn_key:  # a new turn (never a decline: that would tell)
             self._turn_key = turn_key
-            self._turn_timer = self._timer(game.current, "turn", self.config.turn_s, now)
-            self._alarms.set(("turn",), self._turn_timer["deadline"])
-            self.recipients.broadcast({"type": "timer", **self._turn_timer})
+            turn = self._turn_timer = self._timer(game.current, "turn", self.config.turn_s, now)
+            self._alarms.set(("turn",), turn["deadline"])
         window = game.chop_window()
         play = (self.game_no, game.last_seat, game.last_mask)
         for seat in window:
             if lineup.bots[seat] or self._offers.get(seat) == play:
                 continue
             self._offers[seat] = play
-            timer = self._offer_timers[seat] = self._timer(seat, "chop", self.config.chop_s, now)
+            timer = self._timer(seat, "chop", self.config.chop_s, now)
+            chops[seat] = self._offer_timers[seat] = timer
             self._alarms.set(("chop", seat), timer["deadline"])
-            member = self.recipients.members.get(lineup.users[seat])
-            if member is not None:
-                self.recipients.emit(member, {"type": "timer", **timer})
         for seat in [s for s in self._offers if s not in window]:
             del self._offers[seat], self._offer_timers[seat]
             self._alarms.cancel(("chop", seat))
@@ -538,6 +536,7 @@ class LiveTable:
         bots_offered = [seat for seat in window if lineup.bots[seat]]
         if bots_offered:  # bots in the window are asked one at a time, in its order
             self._ask_bot(bots_offered[0], "chop", token)
+        return turn, chops
 
     def _timer(self, seat: int, kind: str, seconds: float, now: float) -> dict[str, Any]:
         return dict(

@@ -112,6 +112,7 @@ export function apply(state: TableState, msg: ServerMessage): TableState {
       state.commitment = null;
       state.timers = [];
       noteEvents(state, msg.game, msg.view.events);
+      for (const timer of msg.timers) startTimer(state, timer);
       break;
     case "update":
       if (state.game && state.game.number === msg.game) {
@@ -122,11 +123,12 @@ export function apply(state: TableState, msg: ServerMessage): TableState {
           state.timers = state.timers.filter((t) => t.kind !== "chop");
         }
         if (view.over) state.timers = [];
+        for (const timer of msg.timers) startTimer(state, timer);
       }
       break;
     case "timer": {
       const { n: _n, type: _type, ref: _ref, ...timer } = msg;
-      state.timers = [...state.timers.filter((t) => t.kind !== timer.kind), timer];
+      startTimer(state, timer);
       break;
     }
     case "settlement": {
@@ -198,6 +200,11 @@ export function nameAt(state: TableState, gameSeat: number, seats?: number[]): s
   const tableSeat = (seats ?? state.game?.seats ?? [])[gameSeat];
   const info = tableSeat === undefined ? null : state.table?.seats[tableSeat];
   return info ? info.name : `#${gameSeat + 1}`;
+}
+
+/** A timer started: it replaces the one of its kind. */
+function startTimer(state: TableState, timer: TimerInfo) {
+  state.timers = [...state.timers.filter((t) => t.kind !== timer.kind), timer];
 }
 
 /** The timer of a kind, if one runs. */
