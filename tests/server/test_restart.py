@@ -453,3 +453,43 @@ def test_the_writer_inserts_a_batch_of_actions_in_order_and_loses_only_a_bad_gam
 
     stored = in_transaction(db_url, read)
     assert stored == [("t:1", 0), ("t:1", 1), ("t:1", 2), ("t:1", 3), ("t:2", 0)]
+
+
+def test_the_writer_lets_writes_pile_up_unless_flushed(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Writes queued a moment apart go in one transaction; a flush does not wait for more."""
+    from tienlen.server import journal
+    from tienlen.server.store.db import make_engine, make_sessions
+
+    from .conftest import START
+
+    batches: list[int] = []
+    apply = journal._apply
+
+    async def counted(db: Any, writes: list[Any]) -> None:
+        batches.append(len(writes))
+        await apply(db, writes)
+
+    async def nothing(db: Any) -> None:
+        pass
+
+    monkeypatch.setattr(journal, "_apply", counted)
+    monkeypatch.setattr(journal, "LINGER_S", 30.0)
+
+    async def go() -> None:
+        engine = make_engine(db_url)
+        writer = journal.Writer(make_sessions(engine), lambda: START)
+        try:
+            writer.put(nothing)
+            for _ in range(5):
+                await asyncio.sleep(0)
+            writer.put(nothing)
+            await asyncio.wait_for(writer.flush(), 10)
+            writer.put(nothing)
+            await asyncio.wait_for(writer.close(), 10)
+        finally:
+            await engine.dispose()
+
+    asyncio.run(go())
+    assert batches == [2, 1]
