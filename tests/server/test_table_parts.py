@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from typing import Any
 
 import pytest
 
@@ -194,3 +195,17 @@ def test_timers_ride_in_the_update_and_alone_only_when_no_view_changed() -> None
     assert {k: v for k, v in sent["b"][-1].items() if k not in ("type", "n")} == chop
     assert len(sent["a"]) == len(sent["watcher"]) == 2
     assert [m["n"] for m in sent["b"]] == [1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"type": "chat", "text": 'Chào cả bàn \u2665 "ok" </script>\n', "at": 1700000012.5},
+        {"x": [1e16, 0.1, 1 / 3, -0.0, 2**63 - 1, None, True], "y": {"a": []}},
+        {"big": 2**70},  # over 64 bits: orjson refuses it
+        {"keys": {1: "one"}},  # not a string
+        {"text": "\ud800"},  # a lone surrogate
+    ],
+)
+def test_messages_are_written_as_the_standard_library_writes_them(message: dict[str, Any]) -> None:
+    assert to_json(message) == json.dumps(message, ensure_ascii=False, separators=(",", ":"))

@@ -18,9 +18,9 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
-from sqlalchemy import insert
+from sqlalchemy import Table, insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..engine.actions import Action
@@ -81,7 +81,7 @@ async def _apply(db: AsyncSession, writes: list[_Write]) -> None:
 
 async def _insert_actions(db: AsyncSession, rows: list[dict[str, Any]]) -> None:
     await db.flush()  # what the works before added (the games the actions belong to)
-    await db.execute(insert(GameAction.__table__), rows)
+    await db.execute(insert(cast(Table, GameAction.__table__)), rows)
 
 
 class Writer:

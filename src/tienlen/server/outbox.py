@@ -19,12 +19,21 @@ import json
 from collections import deque
 from typing import Any
 
+import orjson
+
 __all__ = ["Numbered", "Outbox", "to_json"]
 
 
 def to_json(message: dict[str, Any]) -> str:
-    """A message as the server writes it on a socket: compact JSON, UTF-8 left as it is."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    """A message as the server writes it on a socket: compact JSON, UTF-8 left as it is.
+
+    Written by orjson (several times faster than the standard library, the same text); what
+    orjson refuses and the standard library writes (an int over 64 bits, a key that is not a
+    string, a lone surrogate) is written by the standard library, as before."""
+    try:
+        return orjson.dumps(message).decode()
+    except TypeError:
+        return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
 class Numbered(dict[str, Any]):
