@@ -77,6 +77,24 @@ def test_an_alarm_set_again_replaces_the_old_one() -> None:
     assert run(main()) == [(("turn",), 20)]
 
 
+def test_alarms_on_the_system_clock_ring_in_order_unless_replaced_or_cancelled() -> None:
+    async def main() -> list[tuple[object, float]]:
+        clock = SystemTableClock()
+        rang: list[tuple[object, float]] = []
+        alarms = Alarms(clock, lambda key, when: rang.append((key, when)))
+        start = clock.now()
+        alarms.set(("turn",), start + 0.03)
+        alarms.set(("turn",), start + 0.06)  # replaces
+        alarms.set(("chop", 1), start + 0.02)
+        alarms.set(("chop", 2), start + 0.01)
+        alarms.cancel(("chop", 2))
+        alarms.set(("grace", "u"), start - 1)  # in the past: at once
+        await asyncio.sleep(0.2)
+        return [(key, round(when - start, 3)) for key, when in rang]
+
+    assert run(main()) == [(("grace", "u"), -1), (("chop", 1), 0.02), (("turn",), 0.06)]
+
+
 def test_an_outbox_numbers_keeps_the_latest_and_says_what_was_missed() -> None:
     box = Outbox(3)
     shared = {"type": "chat", "text": "hi"}

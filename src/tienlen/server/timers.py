@@ -14,12 +14,20 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 
+class Cancellable(Protocol):
+    def cancel(self) -> Any: ...
+
+
 class TableClock(Protocol):
-    """Seconds since 1970, and a way to wait for a moment."""
+    """Seconds since 1970, and ways to wait for a moment."""
 
     def now(self) -> float: ...
 
     async def sleep_until(self, when: float) -> None: ...
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> Cancellable:
+        """Call ``callback`` (on the running loop) at ``when``, unless cancelled first."""
+        ...
 
 
 class SystemTableClock:
@@ -32,6 +40,10 @@ class SystemTableClock:
         delay = when - time.time()
         if delay > 0:
             await asyncio.sleep(delay)
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> Cancellable:
+        # A timer handle of the loop, not a task: a table sets one for every turn.
+        return asyncio.get_running_loop().call_later(max(0.0, when - time.time()), callback)
 
 
 class ManualClock:
@@ -55,6 +67,13 @@ class ManualClock:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._sleepers, (when, next(self._order), future))
         await future
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> Cancellable:
+        async def ring() -> None:
+            await self.sleep_until(when)
+            callback()
+
+        return asyncio.create_task(ring())
 
     def next_wakeup(self) -> float | None:
         """The earliest moment someone still sleeps until, if anyone does."""
@@ -82,14 +101,14 @@ class Alarms:
     def __init__(self, clock: TableClock, post: Callable[[tuple[Any, ...], float], None]) -> None:
         self._clock = clock
         self._post = post
-        self._set: dict[tuple[Any, ...], tuple[float, asyncio.Task[None]]] = {}
+        self._set: dict[tuple[Any, ...], tuple[float, Cancellable]] = {}
 
     def __contains__(self, key: tuple[Any, ...]) -> bool:
         return key in self._set
 
     def set(self, key: tuple[Any, ...], when: float) -> None:
         self.cancel(key)
-        self._set[key] = (when, asyncio.create_task(self._ring(key, when)))
+        self._set[key] = (when, self._clock.call_at(when, lambda: self._post(key, when)))
 
     def cancel(self, key: tuple[Any, ...]) -> None:
         entry = self._set.pop(key, None)
@@ -112,7 +131,3 @@ class Alarms:
             return False
         del self._set[key]
         return True
-
-    async def _ring(self, key: tuple[Any, ...], when: float) -> None:
-        await self._clock.sleep_until(when)
-        self._post(key, when)
