@@ -64,8 +64,12 @@ def free_port() -> int:
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process, from /proc."""
+    return sum(user_system_seconds(pid))
+
+
+def user_system_seconds(pid: int) -> tuple[float, float]:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return int(fields[11]) / CLOCK_TICKS, int(fields[12]) / CLOCK_TICKS
 
 
 def waited_seconds(pid: int) -> float:
@@ -132,6 +136,8 @@ class Stats:
     handshakes: list[float] = field(default_factory=list)
     messages: int = 0
     bytes: int = 0
+    wire_bytes: int = 0
+    """What the players' sockets read, frames and all (compressed when deflate is on)."""
     retries: int = 0
 
 
@@ -261,6 +267,18 @@ class Player:
 
 
 # --- the run --------------------------------------------------------------------------------------
+def count_wire_bytes(ws: ClientConnection, stats: Stats) -> None:
+    """Count the bytes the socket reads while recording (the protocol's own hook, wrapped)."""
+    received = ws.data_received
+
+    def counted(data: bytes) -> None:
+        if stats.recording:
+            stats.wire_bytes += len(data)
+        received(data)
+
+    ws.data_received = counted  # type: ignore[method-assign]
+
+
 async def make_guests(base: str, count: int, workers: int = 8) -> list[str]:
     """``count`` guests' session cookies (``name=value``)."""
     cookies: list[str] = []
@@ -341,6 +359,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                         raise SystemExit(f"cannot connect: {exc!r}") from exc
                     await asyncio.sleep(1 + attempt)
             sockets.append(ws)
+            count_wire_bytes(ws, stats)
             await Player(table, seat, ws, stats).run()
 
         tasks.append(asyncio.create_task(watch_lag(stats)))
@@ -355,6 +374,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(0.2)
         connected_s = time.perf_counter() - started
         await asyncio.sleep(args.warmup)
+        system0 = user_system_seconds(server.pid)[1]
         cpu0, client0, wall0 = cpu_seconds(server.pid), time.process_time(), time.perf_counter()
         wait0, client_wait0 = waited_seconds(server.pid), waited_seconds(os.getpid())
         spy = None
@@ -367,6 +387,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(args.seconds)
         stats.recording = False
         cpu1, client1, wall1 = cpu_seconds(server.pid), time.process_time(), time.perf_counter()
+        system1 = user_system_seconds(server.pid)[1]
         wait1, client_wait1 = waited_seconds(server.pid), waited_seconds(os.getpid())
         loaded_rss = rss_bytes(server.pid)
         if spy is not None:
@@ -386,6 +407,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "actions_per_s": round(stats.actions / wall, 1),
             "messages_per_s": round(stats.messages / wall, 1),
             "bytes_per_message": round(stats.bytes / max(1, stats.messages)),
+            "wire_bytes_per_message": round(stats.wire_bytes / max(1, stats.messages)),
             "games_finished": stats.games,
             "timed_out_actions": stats.auto,
             "errors": stats.errors,
@@ -396,6 +418,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "client_lag_p99_ms": round(1000 * percentile(stats.lags, 99), 2),
             "server_cpu_percent": round(100 * (cpu1 - cpu0) / wall, 1),
             "server_cpu_ms_per_action": round(1000 * (cpu1 - cpu0) / max(1, stats.actions), 2),
+            "server_system_share": round((system1 - system0) / max(1e-9, cpu1 - cpu0), 2),
             "server_waited_percent": round(100 * (wait1 - wait0) / wall, 1),
             "client_cpu_percent": round(100 * (client1 - client0) / wall, 1),
             "client_waited_percent": round(100 * (client_wait1 - client_wait0) / wall, 1),

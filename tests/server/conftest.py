@@ -30,6 +30,7 @@ from sqlalchemy.engine import make_url
 
 from tienlen.server.app import create_app
 from tienlen.server.seating import TableConfig
+from tienlen.server.serving import uvicorn_options
 from tienlen.server.settings import Settings
 from tienlen.server.store.db import make_engine, migrate
 from tienlen.server.store.models import Account, Base
@@ -197,6 +198,7 @@ class LiveServer:
             log_level="warning",
             access_log=False,
             lifespan="on",
+            **uvicorn_options(self.settings),
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(

@@ -23,6 +23,7 @@ import uvicorn
 from tienlen.server.app import create_app
 from tienlen.server.page import BUILT_PAGE
 from tienlen.server.seating import TableConfig
+from tienlen.server.serving import uvicorn_options
 from tienlen.server.settings import Settings
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -67,7 +68,10 @@ class PageServer:
         sock.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
         app = create_app(settings, table_config=config)
-        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+        served = uvicorn.Config(
+            app, log_level="warning", lifespan="on", **uvicorn_options(settings)
+        )
+        self.server = uvicorn.Server(served)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [sock]}, daemon=True
         )

@@ -71,6 +71,7 @@ def serve_cmd(
 
     from ..server.app import create_app
     from ..server.page import page_folder
+    from ..server.serving import uvicorn_options
     from ..server.store.db import redacted
 
     address = f"http://{settings.host}:{settings.port}"
@@ -89,6 +90,5 @@ def serve_cmd(
         port=settings.port,
         log_level="info",
         proxy_headers=False,
-        ws="websockets-sansio",
-        ws_max_size=settings.ws_max_bytes,
+        **uvicorn_options(settings),
     )
