@@ -8,10 +8,11 @@ It starts ``tienlen serve`` in a subprocess pinned to one core (``--server-core`
 port with a fresh data folder (SQLite), and pins itself to another (``--client-core``). It makes
 4 guests per table (``POST /api/guest``, one cookie each), opens the tables
 (``POST /api/tables``, trainee room, 4 seats, 20 s turns), and connects each guest's WebSocket
-the way a browser does (Origin, cookie, permessage-deflate). The four sit down, say ready, send
-client seeds and play: whoever's seat view says it is their turn plays a random legal play (or
-passes, one time in four when it may), paced so that each table acts about ``--rate`` times a
-second; chop offers are declined at once. After ``--warmup`` seconds it measures for
+the way a browser does (Origin, cookie, offering permessage-deflate: the server takes it when
+``TIENLEN_WS_COMPRESSION`` is on). The four sit down, say ready, send client seeds and play:
+whoever's seat view says it is their turn plays a random legal play (or passes, one time in
+four when it may), paced so that each table acts about ``--rate`` times a second; chop
+offers are declined at once. After ``--warmup`` seconds it measures for
 ``--seconds``: actions per second, and for each action the delay from the moment its sender
 sent it to the moment each of the three other players received the ``update`` carrying it
 (median, 99th percentile, worst); the server's CPU (user + system, from /proc) and its resident
@@ -139,6 +140,8 @@ class Stats:
     wire_bytes: int = 0
     """What the players' sockets read, frames and all (compressed when deflate is on)."""
     retries: int = 0
+    extensions: set[str] = field(default_factory=set)
+    """The extensions the server accepted (permessage-deflate when it compresses)."""
 
 
 async def watch_lag(stats: Stats, every: float = 0.01) -> None:
@@ -359,6 +362,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                         raise SystemExit(f"cannot connect: {exc!r}") from exc
                     await asyncio.sleep(1 + attempt)
             sockets.append(ws)
+            if ws.response is not None:
+                stats.extensions.add(ws.response.headers.get("Sec-WebSocket-Extensions", ""))
             count_wire_bytes(ws, stats)
             await Player(table, seat, ws, stats).run()
 
@@ -425,7 +430,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "server_rss_idle_mib": round(idle_rss / 2**20, 1),
             "server_rss_mib": round(loaded_rss / 2**20, 1),
             "rss_per_table_kib": round((loaded_rss - idle_rss) / 1024 / max(1, len(tables)), 1),
-            "compression": None if args.no_compression else "permessage-deflate",
+            "compression": sorted(stats.extensions),
         }
     finally:
         for task in tasks:
@@ -462,7 +467,10 @@ def main() -> None:
         help="a setting for the server (repeatable)",
     )
     parser.add_argument(
-        "--no-compression", action="store_true", help="no permessage-deflate on the sockets"
+        "--no-compression",
+        action="store_true",
+        help="the players do not offer permessage-deflate (the server uses it only when "
+        "TIENLEN_WS_COMPRESSION is on: --env TIENLEN_WS_COMPRESSION=true)",
     )
     parser.add_argument(
         "--nice",
