@@ -4,6 +4,7 @@ codes, the flood limit, and the committed JSON Schemas."""
 from __future__ import annotations
 
 import json
+import string
 from pathlib import Path
 from typing import Any
 
@@ -217,3 +218,42 @@ def test_the_client_schema_accepts_what_the_parser_accepts() -> None:
         adapter.validate_python({"type": "sit", "seat": 1, "spy": True})
     with pytest.raises(ValidationError):
         P.server_adapter().validate_python({"type": "ack"})
+
+
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(alphabet=string.printable, max_size=12),
+    st.sampled_from(["3s 4s", "2h", "10d Jd Qd", "ab" * 8, "search", "greedy"]),
+    st.lists(st.sampled_from(["3s", "4s", "2h", "zz", 3]), max_size=14),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    message=st.fixed_dictionaries(
+        {"type": st.sampled_from(P.CLIENT_TYPES)},
+        optional={
+            k: _VALUES
+            for k in ("seat", "cards", "ref", "seed", "text", "level", "ready", "last_n", "x")
+        },
+    )
+)
+def test_the_quick_read_of_a_message_agrees_with_the_careful_one(message: dict[str, Any]) -> None:
+    """parse_message reads plain ASCII JSON with pydantic's own JSON reader first: it must
+    accept exactly what json.loads and validation accept, as the same message."""
+    text = json.dumps(message)
+    adapter = P.client_adapter()
+    try:
+        quick = adapter.validate_json(text)
+    except ValidationError:
+        quick = None
+    try:
+        careful = adapter.validate_python(json.loads(text))
+    except ValidationError:
+        careful = None
+    assert quick == careful
+    if careful is not None and careful.type != "hello":
+        assert P.parse_client_message(text) == careful

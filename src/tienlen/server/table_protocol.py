@@ -319,6 +319,14 @@ def parse_message(raw: str | bytes, types: tuple[str, ...], adapter: TypeAdapter
         raise ProtocolError("bad_json", "a message is JSON text")
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes")
+    if text.isascii() and "\\u" not in text:  # no escapes: pydantic reads the JSON as we do
+        try:
+            fast = adapter.validate_json(text)
+        except (ValidationError, ValueError, RecursionError):
+            pass  # read again below, for the error that says what is wrong
+        else:
+            if fast.type != "hello":  # a hello is checked below (its version)
+                return fast
     try:
         data = json.loads(text)
     except RecursionError:
