@@ -30,7 +30,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tienlen.engine.cards import FULL_DECK, cards_of, mask_of, parse_mask
-from tienlen.engine.codec import event_to_dict, seat_view_to_dict, spectator_view_to_dict
+from tienlen.engine.codec import (
+    event_to_dict,
+    seat_delta,
+    seat_view_to_dict,
+    spectator_view_to_dict,
+    table_to_dict,
+)
 from tienlen.engine.errors import IllegalAction
 from tienlen.engine.events import Pass
 from tienlen.engine.game import Action, Game
@@ -261,6 +267,28 @@ def test_views_never_hold_hidden_cards_or_could_beat(preset: str, n: int, seed: 
     passes = [e for e in game.events if isinstance(e, Pass)]
     assert all(isinstance(e.could_beat, bool) for e in passes)
     assert all(e.could_beat is None for e in view_of(game, 0).events if isinstance(e, Pass))
+
+
+@settings(SETTINGS, max_examples=20)
+@given(preset=st.sampled_from(PRESET_NAMES), n=st.integers(2, 4), seed=st.integers(0, 2**32))
+def test_a_seat_delta_from_the_shared_table_part_is_the_seat_view(
+    preset: str, n: int, seed: int
+) -> None:
+    """A server writes the part every view shares once per change (from any view of that
+    moment, a spectator's included) and adds each seat's own: the same as each seat's view."""
+    game = new_game(preset, n, seed)
+    rng = random.Random(seed)
+    log = PublicLog(n)
+    while True:
+        views = [log.view(game, seat) for seat in range(n)]
+        shared = [table_to_dict(log.spectator(game))] + [table_to_dict(v) for v in views]
+        for view in views:
+            for table in shared:
+                assert seat_delta(view, table) == seat_view_to_dict(view, log=False)
+        assert shared[0] == spectator_view_to_dict(log.spectator(game), log=False)
+        if game.over:
+            break
+        game.apply(random_command(game, rng))
 
 
 def test_the_checks_above_can_fail() -> None:

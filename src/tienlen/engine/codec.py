@@ -183,16 +183,34 @@ def seat_view_to_dict(view: SeatView, *, log: bool = True) -> dict[str, Any]:
     """What one seat is sent: the table, its own hand and its legal actions (``log=False``:
     without the events and actions so far, which a live update sends as they come)."""
     out = _table(view, log)
-    out.update(
-        seat=view.seat,
-        hand=mask_ascii(view.hand),
-        my_turn=view.my_turn,
-        can_pass=view.can_pass and view.my_turn,
-        chop_offer=view.chop_offer,
-        legal=[mask_ascii(m) for m in view.legal if m != PASS],
-        required=mask_ascii(view.required) if view.required else None,
-    )
+    out.update(_seat(view))
     return out
+
+
+def table_to_dict(view: SeatView | SpectatorView) -> dict[str, Any]:
+    """The part of a view without its log that every seat and spectator shares: the same for
+    all views of one game at one moment (:func:`seat_delta` adds a seat's own part)."""
+    return _table(view, False)
+
+
+def seat_delta(view: SeatView, table: dict[str, Any]) -> dict[str, Any]:
+    """``seat_view_to_dict(view, log=False)``, from ``table``: :func:`table_to_dict` of any
+    view of the same game at the same moment (a server writes it once for all its seats)."""
+    out = dict(table)
+    out.update(_seat(view))
+    return out
+
+
+def _seat(view: SeatView) -> dict[str, Any]:
+    return {
+        "seat": view.seat,
+        "hand": mask_ascii(view.hand),
+        "my_turn": view.my_turn,
+        "can_pass": view.can_pass and view.my_turn,
+        "chop_offer": view.chop_offer,
+        "legal": [mask_ascii(m) for m in view.legal if m != PASS],
+        "required": mask_ascii(view.required) if view.required else None,
+    }
 
 
 def spectator_view_to_dict(view: SpectatorView, *, log: bool = True) -> dict[str, Any]:

@@ -18,7 +18,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.codec import action_to_dict, event_to_dict, seat_view_to_dict, spectator_view_to_dict
+from ..engine.codec import (
+    action_to_dict,
+    event_to_dict,
+    seat_delta,
+    seat_view_to_dict,
+    spectator_view_to_dict,
+    table_to_dict,
+)
 from ..engine.views import SeatView, SpectatorView
 from .outbox import Outbox, to_json
 from .table_protocol import PROTOCOL_VERSION, Hello
@@ -157,6 +164,7 @@ class Recipients:
         (``chops``, by game seat) for its seat alone."""
         events_written: dict[int, dict[str, Any]] = {}
         actions_written: dict[int, dict[str, Any]] = {}
+        table: dict[str, Any] | None = None  # the views' shared part, written once
         for member in list(self.members.values()):
             view, seat = view_of(member.user)
             timers = [] if turn is None else [turn]
@@ -168,7 +176,9 @@ class Recipients:
                 self.emit(member, message)
                 self._mark(member, game_no, view, seat)
                 continue
-            delta = view_delta(view)
+            if table is None:
+                table = table_to_dict(view)
+            delta = seat_delta(view, table) if isinstance(view, SeatView) else table
             n_events, n_actions = len(view.events), len(view.actions)
             if n_events == member.events and n_actions == member.actions and delta == member.delta:
                 # Nothing this member may see has changed (a timer never starts then; should
