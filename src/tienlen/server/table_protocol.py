@@ -323,10 +323,9 @@ def parse_message(raw: str | bytes, types: tuple[str, ...], adapter: TypeAdapter
         try:
             fast = adapter.validate_json(text)
         except (ValidationError, ValueError, RecursionError):
-            pass  # read again below, for the error that says what is wrong
-        else:
-            if fast.type != "hello":  # a hello is checked below (its version)
-                return fast
+            fast = None  # read again below, for the error that says what is wrong
+        if fast is not None and fast.type != "hello":  # a hello is checked below (its version)
+            return fast
     try:
         data = json.loads(text)
     except RecursionError:
@@ -534,8 +533,7 @@ class UpdateMessage(_Numbered):
     actions: list[Action]
     view: SeatDelta | SpectatorDelta
     timers: list[TimerInfo]
-    """The timers this change started for you: the next turn's (everyone), your chop
-    offer's (you alone); each replaces the running timer of its kind."""
+    """Timers this change started for you (a turn's, your chop offer's), each for its kind."""
 
 
 class TimerMessage(_Numbered, TimerInfo):
