@@ -93,7 +93,7 @@ class Settings(BaseSettings):
     ws_compression: bool = Field(
         default=False,
         description="Offer permessage-deflate on the WebSockets (`tienlen serve`): about a "
-        "fifth of the bytes, for about a tenth more server CPU per message.",
+        "twelfth of the bytes, for about a fifth more server CPU per action.",
     )
     web_dir: Path | None = Field(
         default=None,
