@@ -127,7 +127,7 @@ describe("the table's state", () => {
     const st = started();
     const { events: _e, actions: _a, ...delta } = view({ seq: 3, current: 0, hand: "4s" });
     apply(st, {
-      type: "update", n: 5, game: 1, view: delta, actions: [],
+      type: "update", n: 5, game: 1, view: delta, actions: [], timers: [],
       events: [
         { type: "play", seq: 1, action: 1, seat: 0, cards: "3s", combination: "single", beaten: null, out_of_turn: false, auto: true },
         { type: "play", seq: 2, action: 2, seat: 1, cards: "5s", combination: "single", beaten: { cards: "3s", combination: "single", seat: 0 }, out_of_turn: false, auto: false },
