@@ -146,4 +146,23 @@ describe("the table's state", () => {
     apply(st, { type: "commitment", n: 6, game: 2, commitment: "ab", players: [0, 2], deadline: 5, seconds: 3 });
     expect(st.commitment?.game).toBe(2);
   });
+
+  it("still names a player who left mid-game, in the game and in its settlement", () => {
+    const st = started();
+    apply(st, { type: "table", n: 5, ...table, seats: [table.seats[0], null, null] });
+    expect(nameAt(st, 1)).toBe("Bình");
+    // Someone else sits down in the seat left: the game's seat is still Bình's.
+    const chi = { seat: 2, user: "3", name: "Chi", bot: null, connected: true, ready: false, playing: false };
+    apply(st, { type: "table", n: 6, ...table, seats: [table.seats[0], null, chi] });
+    expect(nameAt(st, 1)).toBe("Bình");
+    apply(st, {
+      type: "settlement", n: 7, game: 1, seats: [0, 2], players: ["1", "2"],
+      settlement: { bet: 1000, deltas: [1880, -2000], fee: 120, fees: [120, 0], fee_bp: 600, void: false, den_bai: null, items: [] },
+    });
+    expect(nameAt(st, 1, st.settlement!.seats, st.settlement!.names)).toBe("Bình");
+    // The next game is Chi's at that seat; the last settlement still names Bình.
+    apply(st, { type: "game", n: 8, game: 2, seats: [0, 2], view: view(), timers: [] });
+    expect(nameAt(st, 1)).toBe("Chi");
+    expect(nameAt(st, 1, st.settlement!.seats, st.settlement!.names)).toBe("Bình");
+  });
 });

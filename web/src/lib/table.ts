@@ -32,8 +32,12 @@ export interface TableState {
   commitment: CommitmentInfo | null;
   game: { number: number; seats: number[]; view: View } | null;
   timers: TimerInfo[];
-  /** The last game's settlement (kept while the next game is played, to be read). */
-  settlement: { game: number; seats: number[]; settlement: Settlement } | null;
+  /** The names of the game shown's players by table seat, as seen while they sat there: a
+   * player who leaves mid-game is still named in its events and its settlement. */
+  names: Record<number, string>;
+  /** The last game's settlement (kept while the next game is played, to be read), with the
+   * names of its players. */
+  settlement: { game: number; seats: number[]; settlement: Settlement; names: Record<number, string> } | null;
   /** The table's chat, oldest first: the recent lines a `state` brings, then each `chat`. */
   chat: ChatLine[];
   /** Chops, cóng, instant wins, players out, the end, and the plays and passes the turn
@@ -51,6 +55,7 @@ export function emptyTable(): TableState {
     commitment: null,
     game: null,
     timers: [],
+    names: {},
     settlement: null,
     chat: [],
     happenings: [],
@@ -69,6 +74,18 @@ function noteEvents(state: TableState, game: number, events: GameEvent[]): void 
     if (SHOWN.has(event.type) || timedOut) state.happenings.push({ id: ++happeningIds, game, event });
   }
   state.happenings = state.happenings.slice(-KEEP_HAPPENINGS);
+}
+
+/** The names of the players seated at ``seats`` that ``table`` shows, added to ``names``
+ * (a name already known is kept: someone sitting down in a seat left mid-game is not the
+ * player who played it). */
+function remember(names: Record<number, string>, table: TableInfo | null, seats: number[]): Record<number, string> {
+  const out = { ...names };
+  for (const seat of seats) {
+    const info = table?.seats[seat];
+    if (info && out[seat] === undefined) out[seat] = info.name;
+  }
+  return out;
 }
 
 function merged(old: View, delta: SeatDelta | SpectatorDelta, events: GameEvent[], actions: View["actions"]): View {
@@ -96,12 +113,14 @@ export function apply(state: TableState, msg: ServerMessage): TableState {
       state.commitment = msg.commitment;
       state.game = msg.game && { number: msg.game.game, seats: msg.game.seats, view: msg.game.view };
       state.timers = msg.game ? msg.game.timers : [];
+      state.names = remember({}, msg.table, msg.game?.seats ?? []);
       state.settlement = null;
       state.chat = msg.chat.slice(-KEEP_CHAT);
       break;
     case "table": {
       const { n: _n, type: _type, ref: _ref, ...info } = msg;
       state.table = info;
+      if (state.game) state.names = remember(state.names, info, state.game.seats);
       break;
     }
     case "commitment":
@@ -109,6 +128,7 @@ export function apply(state: TableState, msg: ServerMessage): TableState {
       break;
     case "game":
       state.game = { number: msg.game, seats: msg.seats, view: msg.view };
+      state.names = remember({}, state.table, msg.seats);
       state.commitment = null;
       state.timers = [];
       noteEvents(state, msg.game, msg.view.events);
@@ -133,7 +153,10 @@ export function apply(state: TableState, msg: ServerMessage): TableState {
     }
     case "settlement": {
       const settlement = readSettlement(msg.settlement);
-      if (settlement) state.settlement = { game: msg.game, seats: msg.seats, settlement };
+      if (settlement) {
+        const names = state.game?.number === msg.game ? state.names : {};
+        state.settlement = { game: msg.game, seats: msg.seats, settlement, names: remember(names, state.table, msg.seats) };
+      }
       state.timers = [];
       break;
     }
@@ -195,10 +218,14 @@ export function seatsShown(state: TableState): SeatShown[] {
   });
 }
 
-/** The name at a game seat of the game shown (or of the settlement's game). */
-export function nameAt(state: TableState, gameSeat: number, seats?: number[]): string {
+/** The name at a game seat of the game shown (or, given its seats and names, of the
+ * settlement's game): the player who sat there during the game, even after they left. */
+export function nameAt(state: TableState, gameSeat: number, seats?: number[], names?: Record<number, string>): string {
   const tableSeat = (seats ?? state.game?.seats ?? [])[gameSeat];
-  const info = tableSeat === undefined ? null : state.table?.seats[tableSeat];
+  if (tableSeat === undefined) return `#${gameSeat + 1}`;
+  const known = (names ?? state.names)[tableSeat];
+  if (known !== undefined) return known;
+  const info = state.table?.seats[tableSeat];
   return info ? info.name : `#${gameSeat + 1}`;
 }
 
