@@ -52,7 +52,7 @@ class PageServer:
     starts at once. A short wait would start a game with whoever was ready while the owner
     was still adding bots."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, **settings_given: Any) -> None:
         self.data_dir = data_dir
         settings = Settings.model_validate(
             {
@@ -60,6 +60,7 @@ class PageServer:
                 "argon2_time_cost": 1,
                 "argon2_memory_kib": 1024,
                 "argon2_parallelism": 1,
+                **settings_given,
             }
         )
         config = TableConfig(start_wait_s=60.0, between_games_s=2.0, seed_window_s=1.0)
@@ -87,10 +88,15 @@ class PageServer:
         self.thread.join(timeout=20)
 
 
-@pytest.fixture(scope="session")
-def page_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PageServer]:
+def page_built() -> None:
+    """Skip (fail under CI) without a built page."""
     if not (BUILT_PAGE / "index.html").is_file():
         _missing(f"the page is not built in {BUILT_PAGE}: run npm ci && npm run build in web/")
+
+
+@pytest.fixture(scope="session")
+def page_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PageServer]:
+    page_built()
     server = PageServer(tmp_path_factory.mktemp("web-data"))
     yield server
     server.stop()

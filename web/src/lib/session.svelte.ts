@@ -3,6 +3,7 @@
 
 import type { Profile, SanctionTold } from "../generated/rest";
 import { ApiError } from "./api";
+import { chips } from "./settlement";
 import { parseRoute, routeHash, type Route } from "./route";
 import { errorText, LANG_KEY, storedLang, t as translate, type Key, type Lang } from "./i18n";
 
@@ -50,6 +51,13 @@ class Session {
 
   dismiss(id: number): void {
     this.notices = this.notices.filter((n) => n.id !== id);
+  }
+
+  /** The player's profile as the server just gave it: a daily top-up it granted (on log-in, or
+   * on loading the profile, as after a settlement) is said, so the balance never jumps unexplained. */
+  gotProfile(profile: Profile): void {
+    this.profile = profile;
+    if (profile.topup) this.notify(this.t("topup", { chips: chips(profile.topup) }), "info");
   }
 
   /** Show a failure as a sentence. */
