@@ -1,5 +1,5 @@
-"""What a newcomer runs into on the page: a daily top-up. It was a surprise once (a balance
-jumping by 10 000 without a word)."""
+"""What a newcomer runs into on the page: logging out as a guest, a daily top-up. Each was a
+surprise once (a guest lost in one click, a balance jumping by 10 000 without a word)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,27 @@ def number(text: str) -> int:
     """A number as the page writes it ("−19 000", "+36 660", "110 000 chip")."""
     digits = int(re.sub(r"\D", "", text))
     return -digits if text.strip().startswith(("−", "-")) else digits
+
+
+def test_a_guest_is_asked_before_logging_out(browser: Any, page_server: PageServer) -> None:
+    page = guest(browser, page_server, PHONE)
+    name = page.get_by_test_id("nickname").text_content() or ""
+    asked: list[str] = []
+
+    def cancel(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", cancel)
+    page.get_by_role("button", name="Đăng xuất").click()
+    expect(page.get_by_test_id("nickname")).to_have_text(name)
+    assert asked and "mất luôn khách này" in asked[0]
+    page.reload()  # still logged in as that guest
+    expect(page.get_by_test_id("nickname")).to_have_text(name)
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Đăng xuất").click()
+    expect(page.get_by_test_id("guest")).to_be_visible()
 
 
 def test_a_daily_top_up_is_said_on_log_in(browser: Any, topup_server: PageServer) -> None:
