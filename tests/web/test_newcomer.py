@@ -1,5 +1,6 @@
-"""What a newcomer runs into on the page: logging out as a guest, a daily top-up. Each was a
-surprise once (a guest lost in one click, a balance jumping by 10 000 without a word)."""
+"""What a newcomer runs into on the page: a table that no longer lets them in, logging out as a
+guest, a daily top-up. Each was a surprise once (a page reconnecting for ever, a guest lost in
+one click, a balance jumping by 10 000 without a word)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import PageServer, page_built
-from .test_browser import PHONE, guest, play_until_settled
+from .test_browser import DESKTOP, PHONE, guest, play_until_settled
+
+GONE = "Không vào được bàn này: bàn đã đóng, hoặc đường mời không đúng."
 
 
 @pytest.fixture(scope="module")
@@ -28,6 +31,33 @@ def number(text: str) -> int:
     """A number as the page writes it ("−19 000", "+36 660", "110 000 chip")."""
     digits = int(re.sub(r"\D", "", text))
     return -digits if text.strip().startswith(("−", "-")) else digits
+
+
+def test_a_closed_table_or_a_wrong_invite_is_said_and_not_retried(
+    browser: Any, page_server: PageServer, shots: Any
+) -> None:
+    page = guest(browser, page_server, PHONE)
+    page.goto(page_server.url + "/#/t/tnosuchtable0")
+    gone = page.get_by_test_id("table-gone")
+    expect(gone).to_contain_text(GONE)
+    expect(page.get_by_test_id("status")).to_have_count(0)  # not "reconnecting…"
+    shots(page, "no-such-table")
+    gone.get_by_role("link").click()
+    expect(page.get_by_test_id("play-now")).to_be_visible()
+
+    # A private table: its owner's link with a wrong invite code does not let a friend in.
+    form = page.get_by_test_id("create-form")
+    form.locator("input[name=private]").check()
+    page.get_by_test_id("create").click()
+    link = page.get_by_test_id("table-invite").locator("input").input_value()
+    friend = guest(browser, page_server, DESKTOP)
+    friend.goto(link[:-3] + ("xyz" if not link.endswith("xyz") else "abc"))
+    expect(friend.get_by_test_id("table-gone")).to_contain_text(GONE)
+    # The right link still works.
+    friend.goto(page_server.url + "/")
+    friend.goto(link)
+    expect(friend.get_by_test_id("seat-1")).to_contain_text("Ngồi đây")
+    expect(friend.get_by_test_id("table-gone")).to_have_count(0)
 
 
 def test_a_guest_is_asked_before_logging_out(browser: Any, page_server: PageServer) -> None:

@@ -17,6 +17,10 @@ export interface Handlers {
   status: (status: Status) => void;
   /** The last message number the page holds (0: none, ask for the state). */
   lastN: () => number;
+  /** The socket closed without opening: the server refused it (HTTP 403: no such table, a
+   * private one without its invite, a room one may not enter) or could not be reached. The
+   * page may find out which and `close()`; otherwise it keeps trying. */
+  refused?: () => void;
 }
 
 export class TableConnection {
@@ -43,7 +47,9 @@ export class TableConnection {
     this.on.status(this.failures === 0 && this.socket === null ? "connecting" : "reconnecting");
     const socket = new WebSocket(this.url());
     this.socket = socket;
+    let opened = false;
     socket.onopen = () => {
+      opened = true;
       const lastN = this.on.lastN();
       const hello: ClientMessage =
         lastN > 0 ? { type: "hello", protocol: PROTOCOL, last_n: lastN } : { type: "hello", protocol: PROTOCOL };
@@ -68,6 +74,7 @@ export class TableConnection {
       if (this.closed) return;
       this.on.status("reconnecting");
       this.timer = setTimeout(() => this.open(), backoff(this.failures++));
+      if (!opened) this.on.refused?.();
     };
   }
 
