@@ -63,6 +63,8 @@ def test_a_closed_table_or_a_wrong_invite_is_said_and_not_retried(
 def test_a_guest_is_asked_before_logging_out(browser: Any, page_server: PageServer) -> None:
     page = guest(browser, page_server, PHONE)
     name = page.get_by_test_id("nickname").text_content() or ""
+    # The lobby's profile card offers to keep the account (its words apart: "hạng · Lưu").
+    expect(page.get_by_test_id("lobby-profile")).to_contain_text("bảng xếp hạng · Lưu tài khoản")
     asked: list[str] = []
 
     def cancel(dialog: Any) -> None:
