@@ -28,7 +28,7 @@ import uvicorn
 from sqlalchemy import delete, update
 from sqlalchemy.engine import make_url
 
-from tienlen.server.app import create_app
+from tienlen.server.app import Server, create_app
 from tienlen.server.seating import TableConfig
 from tienlen.server.serving import uvicorn_options
 from tienlen.server.settings import Settings
@@ -227,6 +227,12 @@ class LiveServer:
             self.thread.join(timeout=20)
             assert not self.thread.is_alive(), "the server did not stop"
         self.server = None
+
+    def app_server(self) -> Server:
+        """The running app's :class:`~tienlen.server.app.Server`."""
+        assert self.server is not None
+        server: Server = self.server.config.app.state.server
+        return server
 
     def client(self, cookies: httpx.Cookies | None = None) -> httpx.Client:
         client = httpx.Client(base_url=self.url, cookies=cookies, timeout=20)

@@ -18,6 +18,7 @@ from tienlen.engine.actions import PASS
 from tienlen.engine.game import Game
 from tienlen.engine.record import record_of
 from tienlen.engine.rules import RuleSet
+from tienlen.server.botpool import shared_analysis_pool
 from tienlen.server.collusion import PlayedGame, after_game, find_dumping, played_game
 from tienlen.server.store.db import make_engine, make_sessions
 from tienlen.server.store.models import (
@@ -191,7 +192,10 @@ def test_the_scan_after_a_game_writes_flags(db_url: str, tmp_path: Path) -> None
         engine = make_engine(db_url)
         settings = make_settings(tmp_path, db_url, dumping_scan_games=scan_games)
         server = SimpleNamespace(
-            settings=settings, sessions=make_sessions(engine), clock=FakeClock()
+            settings=settings,
+            sessions=make_sessions(engine),
+            clock=FakeClock(),
+            analysis=shared_analysis_pool,
         )
         try:
             await after_game(server, [lan])  # type: ignore[arg-type]

@@ -1,7 +1,8 @@
 """The FastAPI application: ``create_app(settings)`` builds one server.
 
 At start (the ASGI lifespan) it creates the data folder and the secret key if missing, opens
-the database, applies the migrations and opens again the tables that were open (resuming or
+the database, applies the migrations, starts and warms the bots' process pool and the
+analysis pool (:mod:`.botpool`), and opens again the tables that were open (resuming or
 voiding their games: :mod:`.restore`); at stop it closes the tables and the database.
 Everything a request needs is on ``app.state.server`` (:class:`Server`): the settings, the
 session factory, the clock and the password hasher; the live tables are on
@@ -11,6 +12,7 @@ session factory, the clock and the password hasher; the live tables are on
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
@@ -19,6 +21,7 @@ from fastapi import FastAPI, Request
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from .auth import Passwords
+from .botpool import bot_workers, shared_analysis_pool, shared_bot_pool, warm_pool
 from .chat import LOBBY, ChatHub
 from .chat_guard import ChatGuard
 from .clock import Clock, system_clock
@@ -47,6 +50,16 @@ class Server:
     """Every chat line: the rate limit, recent lines, storing (:mod:`.chat`)."""
     guards: AccountGuards
     """Sign-up and log-in limits (:mod:`.limits`)."""
+    bot_pool: Executor | None = None
+    """Where live tables' bots think; None: the shared process pool (:mod:`.botpool`),
+    started and warmed at start."""
+    analysis_pool: Executor | None = None
+    """Where game analysis and chip-dumping scans run, never the bots' pool; None: the
+    shared analysis pool, ``analysis_workers`` processes."""
+
+    def analysis(self) -> Executor:
+        """The executor for an analysis or a scan now."""
+        return self.analysis_pool or shared_analysis_pool(self.settings.analysis_workers)
 
 
 def _version() -> str:
@@ -67,11 +80,14 @@ def create_app(
     clock: Clock = system_clock,
     table_config: TableConfig | None = None,
     table_clock: TableClock | None = None,
+    bot_pool: Executor | None = None,
+    analysis_pool: Executor | None = None,
 ) -> FastAPI:
     """The server as an ASGI application. ``clock`` is injectable for tests (expiry, top-ups),
-    and so are the live tables' clocks and sizes (``table_config``; seats, turn timer and bots
-    are each table's own) and the time they keep (``table_clock``: a clock that stands still
-    holds a game where it is)."""
+        and so are the live tables' clocks and sizes (``table_config``; seats, turn timer and bots
+        are each table's own) and the time they keep (``table_clock``: a clock that stands still
+        holds a game where it is). ``bot_pool`` and ``analysis_pool`` replace the shared process
+    pools (:mod:`.botpool`) for tests."""
     from .accounts import router as accounts_router
     from .histories import router as histories_router
     from .lobby import Lobby, ws_router
@@ -92,6 +108,10 @@ def create_app(
         try:
             await migrate(engine)
             sessions = make_sessions(engine)
+            # Started now, not in a table's first decision (which would overrun its budget).
+            await warm_pool(bot_pool or shared_bot_pool(), bot_workers())
+            if analysis_pool is None:
+                shared_analysis_pool(config.analysis_workers)
             guard = ChatGuard(
                 sessions,
                 clock=clock,
@@ -120,6 +140,8 @@ def create_app(
                 secret_key=secret_key,
                 chat=chat,
                 guards=AccountGuards.of(config),
+                bot_pool=bot_pool,
+                analysis_pool=analysis_pool,
             )
             app.state.lobby = lobby = Lobby(server, table_config, table_clock)
             try:

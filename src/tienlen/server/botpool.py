@@ -5,6 +5,12 @@ would stall every table. :func:`bot_decision` is the job a table sends to its ex
 process pool in the server, a thread pool in tests): it takes the bot and its seat view, both
 picklable, and returns the action with the bot itself, whose state (the search bot's reading of
 the game) a process pool hands back as a copy.
+
+The server starts the pool and warms it (:func:`warm_pool`: every worker spawned and its
+imports done) when it starts, so the first decision after a restart is as quick as any other.
+Game analysis and the chip-dumping scan run in a pool of their own
+(:func:`shared_analysis_pool`, ``TIENLEN_ANALYSIS_WORKERS``): a long analysis never makes a
+live table's bot wait for a worker.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Literal, NamedTuple
@@ -27,6 +34,7 @@ logger = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _shared: ProcessPoolExecutor | None = None
+_analysis: ProcessPoolExecutor | None = None
 
 
 def bot_decision(bot: Bot, view: SeatView) -> tuple[int, Bot]:
@@ -35,26 +43,58 @@ def bot_decision(bot: Bot, view: SeatView) -> tuple[int, Bot]:
     return action, bot
 
 
+def bot_workers() -> int:
+    """The bots' pool size by default: one less than the CPUs, at least one."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
 def shared_bot_pool(max_workers: int | None = None) -> ProcessPoolExecutor:
     """The process pool shared by every table, started on first use (``spawn``: safe beside the
-    event loop's threads). ``max_workers`` defaults to one less than the CPUs, at least one."""
+    event loop's threads). ``max_workers`` defaults to :func:`bot_workers`."""
     global _shared
     with _lock:
         if _shared is None:
-            workers = max_workers or max(1, (os.cpu_count() or 2) - 1)
+            workers = max_workers or bot_workers()
             context = multiprocessing.get_context("spawn")
             _shared = ProcessPoolExecutor(max_workers=workers, mp_context=context)
         return _shared
 
 
-def shutdown_bot_pool() -> None:
-    """Stop the shared pool (at server shutdown); the next call to :func:`shared_bot_pool`
-    starts a new one."""
-    global _shared
+def shared_analysis_pool(max_workers: int = 1) -> ProcessPoolExecutor:
+    """The process pool for game analysis and the chip-dumping scans, apart from the bots'
+    (started on first use, ``spawn``); ``max_workers`` counts on its first call only."""
+    global _analysis
     with _lock:
-        pool, _shared = _shared, None
-    if pool is not None:
-        pool.shutdown(wait=False, cancel_futures=True)
+        if _analysis is None:
+            context = multiprocessing.get_context("spawn")
+            _analysis = ProcessPoolExecutor(max_workers=max(1, max_workers), mp_context=context)
+        return _analysis
+
+
+def _warm(pause_s: float) -> int:
+    """A warm-up job: by the time it runs its worker has imported the bots; it holds the
+    worker ``pause_s`` so that the jobs sent together land on different workers."""
+    time.sleep(pause_s)
+    return os.getpid()
+
+
+async def warm_pool(executor: Executor, workers: int) -> set[int]:
+    """Start ``workers`` workers of ``executor`` and have each import the bots, now (at server
+    start) rather than in a table's first decision; answers the workers' process ids."""
+    loop = asyncio.get_running_loop()
+    jobs = [loop.run_in_executor(executor, _warm, 0.05) for _ in range(max(1, workers))]
+    return set(await asyncio.gather(*jobs))
+
+
+def shutdown_bot_pool() -> None:
+    """Stop the shared pools (the bots' and the analysis'); the next call to
+    :func:`shared_bot_pool` or :func:`shared_analysis_pool` starts a new one."""
+    global _shared, _analysis
+    with _lock:
+        pools, _shared, _analysis = (_shared, _analysis), None, None
+    for pool in pools:
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 class BotAnswer(NamedTuple):

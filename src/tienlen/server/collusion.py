@@ -20,6 +20,7 @@ import asyncio
 import itertools
 import logging
 from collections.abc import Iterable
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -30,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from ..engine.events import Chop, Pass, Play, RoundWon
 from ..engine.game import Game
 from ..engine.record import parse_record, replay
-from .botpool import shared_bot_pool
+from .botpool import shared_analysis_pool
 from .store.models import FairPlayFlag, GamePlayer, GameRow
 
 if TYPE_CHECKING:
@@ -232,14 +233,17 @@ async def scan(
     *,
     window: int = WINDOW,
     limits: Thresholds | None = None,
+    pool: Executor | None = None,
 ) -> list[FairPlayFlag]:
     """Look at the recent games of ``user_ids`` and store a flag (or refresh the open one)
-    for each dumping pair involving them; returns the flags written."""
+    for each dumping pair involving them; returns the flags written. The replaying runs in
+    ``pool`` (the server's analysis pool; by default :func:`~.botpool.shared_analysis_pool`)."""
     wanted = set(user_ids)
     stored = await _recent(db, wanted, window)
     written = []
-    pool = shared_bot_pool()  # a thread would hold the GIL and delay the live tables
-    flags = await asyncio.get_running_loop().run_in_executor(pool, _analyse, stored, limits)
+    # in a process (a thread would hold the GIL and delay the live tables), never the bots'
+    executor = pool or shared_analysis_pool()
+    flags = await asyncio.get_running_loop().run_in_executor(executor, _analyse, stored, limits)
     for flag in flags:
         if not {flag.loser, flag.winner} & wanted:
             continue
@@ -279,6 +283,6 @@ async def after_game(server: Server, user_ids: list[int]) -> None:
         return
     try:
         async with server.sessions() as db, db.begin():
-            await scan(db, user_ids, server.clock(), window=window)
+            await scan(db, user_ids, server.clock(), window=window, pool=server.analysis())
     except Exception:
         log.exception("the dumping scan of users %s failed", user_ids)

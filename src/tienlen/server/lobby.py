@@ -180,6 +180,7 @@ class Lobby:
             chat=self.server.chat.channel(f"table:{table_id}"),
             on_table=lambda _info: self.feed.table_changed(table),
             clock=self.clock,
+            executor=self.server.bot_pool,
         )
         live.seats.guard = self.presence.guard
         table = LobbyTable(table_id, room, preset, bet, turn, private, invite, live, journal)

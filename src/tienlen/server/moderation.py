@@ -454,7 +454,9 @@ async def scan_flags(body: ScanBody, request: Request) -> FlagsOut:
         await _staff(db, request, server)
         if await db.get(User, body.user_id) is None:
             raise ApiError("no_such_user", f"there is no user {body.user_id}")
-        return _flags(await collusion.scan(db, [body.user_id], server.clock()))
+        return _flags(
+            await collusion.scan(db, [body.user_id], server.clock(), pool=server.analysis())
+        )
 
 
 @router.post("/mod/flags/{flag_id}/review", responses=responses(*STAFF, "no_such_flag"))

@@ -1,9 +1,10 @@
 """Game analysis: for each of the asking player's decisions in a finished game, what the search
 bot would have played from the same seat view and the estimated chips difference
 (:mod:`tienlen.bots.analysis`). The work takes up to a second of Python, so it runs in the
-bots' process pool (:func:`~.botpool.shared_bot_pool`): in a thread it would hold the GIL and
-delay every table's timers and messages meanwhile. Each (game, seat) is computed once and kept
-(a finished game never changes), the last :data:`KEPT` of them.
+analysis process pool (``Server.analysis_pool``, :func:`~.botpool.shared_analysis_pool`): in a
+thread it would hold the GIL and delay every table's timers and messages meanwhile, and in the
+bots' pool the live tables' bots would wait behind it and overrun their budget. Each (game,
+seat) is computed once and kept (a finished game never changes), the last :data:`KEPT` of them.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import zlib
 from collections import OrderedDict
+from concurrent.futures import Executor
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
@@ -18,7 +20,6 @@ from fastapi import APIRouter, Path, Request
 from ..bots.analysis import review_seat
 from ..engine.cards import mask_ascii
 from ..engine.record import RecordError, parse_record
-from .botpool import shared_bot_pool
 from .errors import ApiError, responses
 from .histories import finished_game
 from .protocol import DecisionReviewInfo, GameAnalysis
@@ -59,9 +60,11 @@ def analyse(game_id: str, stored: dict[str, Any], seat: int) -> GameAnalysis | s
     )
 
 
-async def _analysed(game_id: str, record: dict[str, Any], seat: int) -> GameAnalysis:
+async def _analysed(
+    pool: Executor, game_id: str, record: dict[str, Any], seat: int
+) -> GameAnalysis:
     loop = asyncio.get_running_loop()
-    result = await loop.run_in_executor(shared_bot_pool(), analyse, game_id, record, seat)
+    result = await loop.run_in_executor(pool, analyse, game_id, record, seat)
     if isinstance(result, str):
         raise ApiError("internal_error", f"the game's record does not replay: {result}")
     return result
@@ -91,7 +94,8 @@ async def analysis_of_game(
     future = cache.get(key)
     if future is None:
         record = row.record
-        future = asyncio.ensure_future(_analysed(game_id, record, seat))  # once per key
+        pool = request.app.state.server.analysis()
+        future = asyncio.ensure_future(_analysed(pool, game_id, record, seat))  # once per key
         cache[key] = future
         while len(cache) > KEPT:
             cache.popitem(last=False)

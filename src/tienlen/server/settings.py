@@ -169,6 +169,14 @@ class Settings(BaseSettings):
         "for chip dumping (0: only on demand; docs/CONDUCT.md).",
     )
 
+    analysis_workers: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        description="Processes for game analysis and chip-dumping scans, apart from the bots' "
+        "pool (one less than the CPUs) so that live tables' bots never wait behind them.",
+    )
+
     signup_limit: int = Field(
         default=20,
         ge=0,
