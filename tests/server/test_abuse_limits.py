@@ -5,7 +5,7 @@ limit classes themselves."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ def test_a_nickname_is_locked_after_failed_log_ins_until_the_time_it_names(
     r = client.post("/api/login", json=right)  # the right password too is refused now
     assert (r.status_code, _code(r)) == (429, "login_locked")
     assert until in r.json()["error"]["message"]
+    assert r.json()["error"]["retry_after"] == until  # for the page to say in local time
     assert snapshot(db_url) == before
     assert _code(client.post("/api/login", json={"nickname": "Đức", "password": "x"})) == (
         "bad_credentials"  # other nicknames are not locked
@@ -78,7 +79,9 @@ def test_sign_ups_and_log_ins_are_limited_per_address(
         live.client().post("/api/register", json={"nickname": "Bình", "password": PASSWORD}),
     ):
         assert (r.status_code, _code(r)) == (429, "too_many_signups")
-        assert (START + timedelta(minutes=60)).isoformat() in r.json()["error"]["message"]
+        signups_until = (START + timedelta(minutes=60)).isoformat()
+        assert signups_until in r.json()["error"]["message"]
+        assert r.json()["error"]["retry_after"] == signups_until
     assert snapshot(db_url) == before
     assert guest.post("/api/guest").status_code == 200  # a returning guest is no sign-up
 
@@ -89,6 +92,9 @@ def test_sign_ups_and_log_ins_are_limited_per_address(
     assert [_code(r) for r in logins] == ["bad_credentials"] * 4
     r = live.client().post("/api/login", json={"nickname": "Ba", "password": "z" * 8})
     assert (r.status_code, _code(r)) == (429, "too_many_logins")
+    logins_until = datetime.fromisoformat(r.json()["error"]["retry_after"])
+    assert logins_until > START and logins_until.utcoffset() == timedelta(0)
+    assert "retry_after" not in logins[0].json()["error"]  # only on the time-limited refusals
 
     clock.advance(minutes=60)
     assert live.client().post("/api/guest").status_code == 201

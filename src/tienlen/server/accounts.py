@@ -55,10 +55,11 @@ def _count_signup(request: Request, server: Server) -> None:
     now = server.clock().timestamp()
     wait = server.guards.signups.hit(_address(request), now)
     if wait > 0:
+        until = _until(now, wait)
         raise ApiError(
             "too_many_signups",
-            f"too many new accounts or guests from your address: try again after "
-            f"{_until(now, wait)}",
+            f"too many new accounts or guests from your address: try again after {until}",
+            retry_after=until,
         )
 
 
@@ -148,16 +149,20 @@ async def login(body: Credentials, request: Request, response: Response) -> Prof
     guards, moment = server.guards, server.clock().timestamp()
     wait = guards.logins.hit(_address(request), moment)
     if wait > 0:
+        until = _until(moment, wait)
         raise ApiError(
             "too_many_logins",
-            f"too many log-ins from your address: try again after {_until(moment, wait)}",
+            f"too many log-ins from your address: try again after {until}",
+            retry_after=until,
         )
     key = auth.nickname_key(body.nickname)
     locked = guards.lockout.locked_until(key, moment)
     if locked is not None:
+        until = _until(locked, 0)
         raise ApiError(
             "login_locked",
-            f"too many failed log-ins for this nickname: try again after {_until(locked, 0)}",
+            f"too many failed log-ins for this nickname: try again after {until}",
+            retry_after=until,
         )
     async with server.sessions() as db, db.begin():
         found = await auth.find_login(db, body.nickname)

@@ -66,7 +66,14 @@ class ApiError(ValueError):
     from :data:`CODES`. Raised before anything is changed (or inside the transaction that is
     then rolled back)."""
 
-    def __init__(self, code: str, message: str, sanction: SanctionTold | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        sanction: SanctionTold | None = None,
+        *,
+        retry_after: str | None = None,
+    ) -> None:
         if code not in CODES:
             raise ValueError(f"unknown API error code {code!r}")
         super().__init__(message)
@@ -75,14 +82,22 @@ class ApiError(ValueError):
         self.status = CODES[code][0]
         self.sanction = sanction
         """With ``muted`` and ``banned``: the sanction in force, as the player is told it."""
+        self.retry_after = retry_after
+        """With the rate limits and the log-in lockout: when to try again (ISO 8601, UTC)."""
 
 
 def error_response(
-    code: str, message: str, status: int | None = None, sanction: SanctionTold | None = None
+    code: str,
+    message: str,
+    status: int | None = None,
+    sanction: SanctionTold | None = None,
+    retry_after: str | None = None,
 ) -> JSONResponse:
     error: dict[str, Any] = {"code": code, "message": message}
     if sanction is not None:
         error["sanction"] = sanction
+    if retry_after is not None:
+        error["retry_after"] = retry_after
     return JSONResponse({"error": error}, status_code=status or CODES[code][0])
 
 
@@ -111,7 +126,7 @@ def _describe_validation(exc: RequestValidationError) -> str:
 
 async def _on_api_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ApiError)
-    return error_response(exc.code, exc.message, sanction=exc.sanction)
+    return error_response(exc.code, exc.message, sanction=exc.sanction, retry_after=exc.retry_after)
 
 
 async def _on_validation(request: Request, exc: Exception) -> JSONResponse:

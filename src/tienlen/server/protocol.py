@@ -153,6 +153,11 @@ class ErrorBody(BaseModel):
     sanction: SanctionTold | None = Field(
         default=None, description="With ``muted`` and ``banned`` only: the sanction in force."
     )
+    retry_after: str | None = Field(
+        default=None,
+        description="With ``too_many_signups``, ``too_many_logins`` and ``login_locked`` only: "
+        "when the request may be made again (ISO 8601, UTC).",
+    )
 
 
 class ErrorResponse(BaseModel):

@@ -23,6 +23,8 @@ export class ApiError extends Error {
     message: string,
     /** With `muted` and `banned`: the sanction in force (until when, why). */
     readonly sanction: SanctionTold | null = null,
+    /** With `too_many_signups`, `too_many_logins` and `login_locked`: when to try again (ISO, UTC). */
+    readonly retryAfter: string | null = null,
   ) {
     super(message);
   }
@@ -56,7 +58,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
     data = null;
   }
   if (!response.ok) {
-    if (isErrorResponse(data)) throw new ApiError(data.error.code, data.error.message, data.error.sanction ?? null);
+    if (isErrorResponse(data)) throw new ApiError(data.error.code, data.error.message, data.error.sanction ?? null, data.error.retry_after ?? null);
     throw new ApiError("internal_error", `the server answered ${response.status}`);
   }
   return data as T;

@@ -2,7 +2,7 @@
 // {name} placeholders; `errorText` turns a server error code into a sentence.
 
 import type { SanctionTold } from "../generated/rest";
-import { sanctionText } from "./sanction";
+import { retryText, sanctionText } from "./sanction";
 
 export type Lang = "vi" | "en";
 export const LANG_KEY = "tienlen.lang";
@@ -499,15 +499,19 @@ export const ERRORS_VI: Record<string, string> = {
 };
 
 /** An error as a sentence for a person; a `muted` or `banned` error carrying its sanction
- * says until when (in `timeZone`, default the person's) and why, in either language. */
+ * says until when (in `timeZone`, default the person's) and why, and a limit or lockout
+ * carrying `retryAfter` until when, in either language. */
 export function errorText(
   lang: Lang,
   code: string,
   message: string,
   sanction?: SanctionTold | null,
   timeZone?: string,
+  retryAfter?: string | null,
 ): string {
   if (sanction && (code === "muted" || code === "banned")) return sanctionText(lang, code, sanction, timeZone);
+  const retry = retryAfter ? retryText(lang, code, retryAfter, timeZone) : null;
+  if (retry !== null) return retry;
   if (lang === "vi") return ERRORS_VI[code] ?? message;
   return message ? message.charAt(0).toUpperCase() + message.slice(1) + (/[.!?]$/.test(message) ? "" : ".") : code;
 }

@@ -38,6 +38,26 @@ export function sanctionText(lang: Lang, code: "muted" | "banned", s: SanctionTo
   return `${what} ${until}`.trim() + "." + (why ? ` Reason: ${why}.` : "");
 }
 
+/** The sentence for a refusal that ends at `until` (`retry_after`: the sign-up and log-in
+ * limits, the log-in lockout), saying until when in the given (default: the person's) time
+ * zone; null for another code or a time that does not read. */
+export function retryText(lang: Lang, code: string, until: string, timeZone?: string): string | null {
+  const end = endTime(until, lang, timeZone);
+  if (end === null) return null;
+  const vi: Record<string, string> = {
+    too_many_signups: "Có quá nhiều lượt đăng ký từ máy này",
+    too_many_logins: "Đăng nhập quá nhiều lần từ máy này",
+    login_locked: "Tài khoản tạm khóa đăng nhập vì nhập sai nhiều lần",
+  };
+  const en: Record<string, string> = {
+    too_many_signups: "Too many new accounts or guests from your address",
+    too_many_logins: "Too many log-ins from your address",
+    login_locked: "Too many failed log-ins for this nickname",
+  };
+  if (!(code in vi)) return null;
+  return lang === "vi" ? `${vi[code]}. Hãy thử lại sau ${end}.` : `${en[code]}: try again after ${end}.`;
+}
+
 /** A `sanction` message (a warning, mute or ban just made, told to an open socket) as a
  * sentence: a mute or ban as its error says it, a warning with its reason. */
 export function toldText(lang: Lang, s: SanctionMessage, timeZone?: string): string {

@@ -62,7 +62,8 @@ class Session {
 
   /** Show a failure as a sentence. */
   fail(error: unknown): void {
-    if (error instanceof ApiError) this.notify(errorText(this.lang, error.code, error.message, error.sanction));
+    if (error instanceof ApiError)
+      this.notify(errorText(this.lang, error.code, error.message, error.sanction, undefined, error.retryAfter));
     else this.notify(errorText(this.lang, "internal_error", String(error)));
   }
 
