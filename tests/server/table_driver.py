@@ -26,7 +26,7 @@ from tienlen.engine.game import Game
 from tienlen.engine.record import GameRecord
 from tienlen.engine.rules import RuleSet
 from tienlen.money.settlement import Settlement
-from tienlen.server import table_protocol as P
+from tienlen.server import table_messages as M
 from tienlen.server.tables import LiveTable, TableConfig
 from tienlen.server.timers import ManualClock
 
@@ -136,7 +136,7 @@ class Harness:
         if '"could_beat"' in text:
             self.problems.append(f"{user} was told whether a seat could beat: {data}")
         try:
-            P.server_adapter().validate_python(data)
+            M.server_adapter().validate_python(data)
         except ValueError as exc:
             self.problems.append(f"{user}: {message['type']} does not match the schema: {exc}")
         leaked = cards_written(data) & self.hidden_from(user)

@@ -19,7 +19,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tienlen.server import lobby_protocol as L
-from tienlen.server import table_protocol as P
+from tienlen.server import table_messages as M
 from tienlen.server.store.models import ChatMessage
 
 from .conftest import START, FakeClock, LiveServer, make_settings
@@ -65,7 +65,7 @@ async def _next(ws: ClientConnection, *types: str, lobby: bool = False) -> dict[
     """The next message of one of ``types`` (checked against its protocol's schema)."""
     while True:
         message = json.loads(await asyncio.wait_for(ws.recv(), 10))
-        (L if lobby else P).server_adapter().validate_python(message)
+        (L if lobby else M).server_adapter().validate_python(message)
         if message["type"] in types:
             return message
 

@@ -13,6 +13,7 @@ import pytest
 from tienlen.engine import errors
 from tienlen.server import chat, chat_guard, seating, sightings, tables
 from tienlen.server import lobby_protocol as L
+from tienlen.server import table_messages as M
 from tienlen.server import table_protocol as P
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
@@ -29,7 +30,7 @@ def test_client_examples_parse(text: str) -> None:
 
 @pytest.mark.parametrize("text", examples("server"))
 def test_server_examples_match_the_schema(text: str) -> None:
-    P.server_adapter().validate_python(json.loads(text))
+    M.server_adapter().validate_python(json.loads(text))
 
 
 @pytest.mark.parametrize("text", examples("lobby-client"))

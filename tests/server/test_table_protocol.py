@@ -1,5 +1,5 @@
-"""The table protocol (server/table_protocol.py): the one parser of client messages, its error
-codes, the flood limit, and the committed JSON Schemas."""
+"""The table protocol (server/table_protocol.py, table_messages.py): the one parser of client
+messages, its error codes, the flood limit, and the committed JSON Schemas."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from tienlen.cli.schemas import write_schemas
 from tienlen.engine.cards import parse_mask
 from tienlen.engine.wire import render
+from tienlen.server import table_messages as M
 from tienlen.server import table_protocol as P
 from tienlen.server.table_protocol import ProtocolError, parse_client_message
 
@@ -201,7 +202,7 @@ def test_the_rate_limit_refuses_bursts_and_names_a_flood() -> None:
 def test_committed_protocol_schema_is_current(name: str) -> None:
     path = SCHEMA_DIR / f"{name}.json"
     assert path.exists(), f"{path} is missing: run python -m tienlen.cli.schemas docs/schemas"
-    assert path.read_text(encoding="utf-8") == render(P.json_schemas()[name]), (
+    assert path.read_text(encoding="utf-8") == render(M.json_schemas()[name]), (
         f"{path} is out of date: run python -m tienlen.cli.schemas docs/schemas"
     )
 
@@ -217,7 +218,7 @@ def test_the_client_schema_accepts_what_the_parser_accepts() -> None:
     with pytest.raises(ValidationError):
         adapter.validate_python({"type": "sit", "seat": 1, "spy": True})
     with pytest.raises(ValidationError):
-        P.server_adapter().validate_python({"type": "ack"})
+        M.server_adapter().validate_python({"type": "ack"})
 
 
 _VALUES = st.one_of(

@@ -2,9 +2,9 @@
 
 The files under ``docs/schemas/`` are committed for the browser client to type against (``web/``
 generates its TypeScript types from them at build time); a test fails while they differ from
-what :mod:`tienlen.engine.wire`, :mod:`tienlen.server.table_protocol`,
-:mod:`tienlen.server.lobby_protocol` and the REST models of :mod:`tienlen.server.protocol`
-(``rest.json``) generate.
+what :mod:`tienlen.engine.wire`, :mod:`tienlen.server.table_protocol` with
+:mod:`tienlen.server.table_messages`, :mod:`tienlen.server.lobby_protocol` and the REST models
+of :mod:`tienlen.server.protocol` (``rest.json``) generate.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pydantic.json_schema import JsonSchemaMode, models_json_schema
 from ..engine.wire import json_schemas, render
 from ..server import protocol as rest
 from ..server.lobby_protocol import json_schemas as lobby_schemas
-from ..server.table_protocol import json_schemas as protocol_schemas
+from ..server.table_messages import json_schemas as protocol_schemas
 
 
 def rest_schema() -> dict[str, Any]:

@@ -20,15 +20,8 @@ from typing_extensions import TypedDict
 
 from ..money.rooms import ROOMS
 from .protocol import SanctionMessage, TableSummary
-from .table_protocol import (
-    PROTOCOL_VERSION,
-    AckMessage,
-    ChatLine,
-    ChatText,
-    ErrorMessage,
-    _ClientBase,
-    parse_message,
-)
+from .table_messages import AckMessage, ChatLine, ErrorMessage
+from .table_protocol import PROTOCOL_VERSION, ChatText, _ClientBase, parse_message
 
 __all__ = [
     "LOBBY_TYPES",
