@@ -12,7 +12,8 @@ time-out rule plays or passes), each person's private out-of-turn chop offer (it
 decline), the client seeds' window after the commitment, the grace period of a player who lost
 the connection (then seed 000's leaving rules apply), and the pause between games. Bots think
 in an executor (a process pool shared by tables); one that fails or overruns its budget is
-timed out by the same rule, so a table never stalls.
+timed out by the same rule, so a table never stalls. :mod:`.table_turns` sets a game's timers
+and asks its bots.
 
 The web layer plugs in with three calls — :meth:`~LiveTable.connect`, :meth:`~LiveTable.receive`,
 :meth:`~LiveTable.disconnect` — and the ``send`` callback it gives the table.
@@ -45,6 +46,7 @@ from .journal import Journal
 from .recipients import Member, Recipients, Send, View
 from .seating import Lineup, Occupant, Refused, Seats, TableConfig
 from .table_items import Alarm, Command, Connection, Expel, Item
+from .table_turns import Turns
 from .timers import Alarms, SystemTableClock, TableClock
 
 __all__ = ["BOT_PURSE", "LiveTable", "TableConfig"]
@@ -126,11 +128,7 @@ class LiveTable:
         self._log: PublicLog | None = None
         self._pending: PendingDeal | None = None
         self._previous: tuple[Game, list[str]] | None = None
-        self._turn_key: tuple[int, int, int] | None = None
-        self._turn_timer: dict[str, Any] | None = None
-        self._offers: dict[int, tuple[int, int, int]] = {}
-        self._offer_timers: dict[int, dict[str, Any]] = {}
-        self._asked: dict[str, tuple[str, tuple[int, int]]] = {}
+        self._turns = Turns(self._alarms, self._bots, config)
         self._rest_until = 0.0
         self._last_table: dict[str, Any] | None = None
         self._bots_added = 0
@@ -477,10 +475,7 @@ class LiveTable:
         then tell everyone and rest: a client that reads its balance on ``settlement`` sees it."""
         game, lineup = self.game, self.lineup
         assert game is not None and lineup is not None
-        self._alarms.cancel_kinds("turn", "chop")
-        self._turn_key = self._turn_timer = None
-        self._offers.clear()
-        self._offer_timers.clear()
+        self._turns.stop()
         self.phase = "waiting"
         self._previous = (game, list(lineup.users))
         result = settle(game, self.bet, lineup.balances, self.fee_bp)
@@ -506,65 +501,17 @@ class LiveTable:
 
     # --- timers and bots --------------------------------------------------------------------------
     def _schedule(self) -> tuple[dict[str, Any] | None, dict[int, dict[str, Any]]]:
-        """Set the turn timer, offer chops to people, and ask bots, as the game now stands.
-        The timers this started (the turn's; the chops' by game seat) go out with the change
-        (bots answer later, on the table's task)."""
-        game, lineup = self.game, self.lineup
-        assert game is not None and lineup is not None
-        now, turn, chops = self.clock.now(), None, {}
-        public = self._public_count()
-        turn_key = (self.game_no, public, game.current)
-        if turn_key != self._turn_key:  # a new turn (never a decline: that would tell)
-            self._turn_key = turn_key
-            turn = self._turn_timer = self._timer(game.current, "turn", self.config.turn_s, now)
-            self._alarms.set(("turn",), turn["deadline"])
-        window = game.chop_window()
-        play = (self.game_no, game.last_seat, game.last_mask)
-        for seat in window:
-            if lineup.bots[seat] or self._offers.get(seat) == play:
-                continue
-            self._offers[seat] = play
-            timer = self._timer(seat, "chop", self.config.chop_s, now)
-            chops[seat] = self._offer_timers[seat] = timer
-            self._alarms.set(("chop", seat), timer["deadline"])
-        for seat in [s for s in self._offers if s not in window]:
-            del self._offers[seat], self._offer_timers[seat]
-            self._alarms.cancel(("chop", seat))
-        token = (self.game_no, public)
-        if lineup.bots[game.current]:
-            self._ask_bot(game.current, "turn", token)
-        bots_offered = [seat for seat in window if lineup.bots[seat]]
-        if bots_offered:  # bots in the window are asked one at a time, in its order
-            self._ask_bot(bots_offered[0], "chop", token)
-        return turn, chops
-
-    def _timer(self, seat: int, kind: str, seconds: float, now: float) -> dict[str, Any]:
-        return dict(
-            game=self.game_no, seat=seat, kind=kind, deadline=now + seconds, seconds=seconds
+        """Set the turn timer, offer chops to people, and ask bots (:class:`~.table_turns.
+        Turns`); returns the timers this started, to go out with the change."""
+        game, lineup, log = self.game, self.lineup, self._log
+        assert game is not None and lineup is not None and log is not None
+        now, public = self.clock.now(), self._public_count()
+        return self._turns.schedule(
+            self.game_no, game, lineup, log, public, now, self.seats.occupant
         )
 
-    def _ask_bot(self, seat: int, slot: Literal["turn", "chop"], token: tuple[int, int]) -> None:
-        lineup, game, log = self.lineup, self.game, self._log
-        assert lineup is not None and game is not None and log is not None
-        user = lineup.users[seat]
-        occupant = self.seats.occupant(user)
-        if occupant is None or occupant.bot is None or self._bots.busy(user):
-            return
-        if self._asked.get(user) == (slot, token):
-            return
-        self._asked[user] = (slot, token)
-        view = log.view(game, seat, time_budget_s=0.6 * self.config.bot_budget_s)
-        self._bots.ask(BotAnswer(user, slot, seat, token, None, None), occupant.bot, view)
-
     def _bot_answer(self, answer: BotAnswer) -> None:
-        self._bots.answered(answer.user)
-        occupant = self.seats.occupant(answer.user)
-        if occupant is not None and occupant.level is not None:
-            if answer.bot is not None:
-                occupant.bot = answer.bot  # its state, as a process pool hands it back
-            elif answer.action is None:
-                # It failed or overran and may still be running: go on with a fresh one.
-                occupant.bot = make_bot(occupant.level, seed=self._rng.randrange(2**32))
+        self._turns.answered(answer, self.seats.occupant(answer.user), self._rng)
         slot, seat = answer.slot, answer.seat
         game = self.game
         if (
@@ -573,7 +520,7 @@ class LiveTable:
             or game.over
             or answer.token != (self.game_no, self._public_count())
         ):
-            self._asked.pop(answer.user, None)  # stale: asked again if still needed
+            self._turns.forget(answer.user)  # stale: asked again if still needed
             return
         if game.current == seat if slot == "turn" else seat in game.chop_window():
             action, fallback = answer.actions()
@@ -632,9 +579,7 @@ class LiveTable:
         game_state = None
         if self.game is not None and self.lineup is not None:
             view, seat = self._view(member.user)
-            timers = [] if self._turn_timer is None else [self._turn_timer]
-            if seat is not None and seat in self._offer_timers:
-                timers.append(self._offer_timers[seat])
+            timers = self._turns.running(seat)
             game_state = self.recipients.game_state(
                 member, self.game_no, self.lineup.seats, view, seat, timers
             )
