@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -71,7 +72,22 @@ def test_the_check_catches_upward_and_terminal_imports() -> None:
     assert wrong_imports("from ..server.app import create_app\n", "cli") == []
 
 
-@pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
+MAX_LINES = 600
+OVER_THE_LIMIT = {"engine/game.py": "being split by the engine speed work (engine/ending.py)"}
+"""Modules known to be over :data:`MAX_LINES` while they are split; strict, so one that gets
+under the limit fails here until it is taken off this list."""
+
+
+def _sized(path: Path) -> Any:
+    name = str(path.relative_to(PACKAGE))
+    if name in OVER_THE_LIMIT:
+        return pytest.param(
+            path, id=name, marks=pytest.mark.xfail(reason=OVER_THE_LIMIT[name], strict=True)
+        )
+    return pytest.param(path, id=name)
+
+
+@pytest.mark.parametrize("path", [_sized(p) for p in modules()])
 def test_no_module_is_too_long(path: Path) -> None:
     lines = len(path.read_text(encoding="utf-8").splitlines())
-    assert lines <= 650, f"{path.name} has {lines} lines: split it by job"
+    assert lines <= MAX_LINES, f"{path.name} has {lines} lines: split it by job"
