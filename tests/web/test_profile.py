@@ -36,7 +36,7 @@ def test_the_profile_page_shows_the_player_the_rooms_and_the_leaderboards(
     me = page.get_by_test_id("nickname").inner_text().replace("\xa0", " ").split(" (")[0]
     page.get_by_test_id("nickname").click()  # the header's name leads to the profile
     expect(page).to_have_url(re.compile(r"#/profile$"))
-    expect(page.get_by_test_id("profile-name")).to_contain_text(me)
+    expect(page.get_by_test_id("profile-name")).to_have_text(f"{me} (khách)")
     expect(page.get_by_test_id("profile-chips")).to_have_text("100\u202f000")
     for stat in ("profile-dkn", "profile-vip", "profile-played", "profile-won"):
         expect(page.get_by_test_id(stat)).to_have_text("0")
