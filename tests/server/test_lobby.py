@@ -265,8 +265,16 @@ def test_rooms_say_who_may_enter(server: LiveServer) -> None:
     client, _, _ = _guest(server)
     rooms = {r["key"]: r for r in client.get("/api/rooms").json()}
     assert rooms["trainee"]["may_enter"] is True and rooms["trainee"]["why_not"] is None
-    assert rooms["tycoon"]["may_enter"] is False and "200000" in rooms["tycoon"]["why_not"]
+    assert rooms["trainee"]["lacks"] is None and rooms["trainee"]["held"] is None
+    assert rooms["tycoon"]["may_enter"] is False
+    assert rooms["tycoon"]["why_not"] == "Tycoon needs 200000 chips; you hold 100000"
+    # What keeps the player out, as data a page says in its own words and numbers.
+    assert (rooms["tycoon"]["lacks"], rooms["tycoon"]["held"]) == ("chips", 100_000)
     assert rooms["vip"]["may_enter"] is False and "VIP" in rooms["vip"]["why_not"]
+    assert (rooms["vip"]["lacks"], rooms["vip"]["held"]) == ("vip_points", 0)
+    names = [(r["name_en"], r["name_vi"]) for r in anonymous]
+    assert names == [("Trainee", "Tập sự"), ("Tycoon", "Đại gia"), ("VIP", "VIP")]
+    assert all(r["lacks"] is None and r["held"] is None for r in anonymous)
     assert rooms["trainee"]["fee_bp"] == 600 and rooms["trainee"]["min_bet"] == 1000
 
 

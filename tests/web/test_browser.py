@@ -167,7 +167,7 @@ def test_server_errors_are_sentences(browser: Any, page_server: PageServer, shot
     page.get_by_test_id("lang").click()
     page.get_by_test_id("create").click()
     expect(page.get_by_role("alert").last).to_have_text(
-        re.compile(r"Bets in Tập sự are 1000 to 5000, not 999999\.")
+        re.compile(r"Bets in Trainee are 1000 to 5000, not 999999\.")
     )
     shots(page, "bad-bet")
 

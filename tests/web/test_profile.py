@@ -89,6 +89,30 @@ def test_the_profile_page_shows_the_player_the_rooms_and_the_leaderboards(
     assert errors_shown(page) == []
 
 
+def test_in_english_the_rooms_are_named_and_closed_in_the_pages_words(
+    browser: Any, page_server: PageServer
+) -> None:
+    page = guest(browser, page_server, DESKTOP)
+    page.get_by_test_id("lang").click()
+    closed = "Needs 200\u202f000 chips (you hold 100\u202f000)"
+    expect(page.get_by_test_id("room-trainee")).to_contain_text("Trainee")
+    expect(page.get_by_test_id("room-tycoon")).to_contain_text("Tycoon")
+    expect(page.get_by_test_id("room-tycoon")).to_contain_text(closed)
+    expect(page.get_by_test_id("room-vip")).to_contain_text("Needs 100 VIP points (you have 0)")
+    options = page.get_by_test_id("create-form").locator("select[name=room] option")
+    expect(options).to_have_text(["Trainee", "Tycoon", "VIP"])
+    page.get_by_test_id("lobby-profile").click()
+    expect(page.get_by_test_id("profile-room-tycoon")).to_contain_text("Tycoon")
+    expect(page.get_by_test_id("profile-room-tycoon")).to_contain_text(closed)
+    # The same rooms in Vietnamese, in the page's words too.
+    page.get_by_test_id("lang").click()
+    expect(page.get_by_test_id("profile-room-tycoon")).to_contain_text("Đại gia")
+    expect(page.get_by_test_id("profile-room-tycoon")).to_contain_text(
+        "Cần 200\u202f000 chip (bạn có 100\u202f000)"
+    )
+    assert errors_shown(page) == []
+
+
 def _ban(page_server: PageServer, nickname: str) -> None:
     """``tienlen admin ban`` from the console, in its own process, on the page's database."""
     command = [sys.executable, "-c", "from tienlen.cli import app; app()", "admin", "ban"]

@@ -81,11 +81,16 @@ describe("settlement and lobby", () => {
   it("finds the cheapest open room and says why a room is closed", () => {
     const room = (key: string, min_bet: number, may_enter: boolean) => ({
       key, name_en: key, name_vi: key, min_bet, max_bet: min_bet * 10, fee_bp: 600,
-      min_balance: 200000, min_vip_points: 0, may_enter, why_not: may_enter ? null : "server words",
+      min_balance: 200000, min_vip_points: 100, may_enter, why_not: may_enter ? null : "Tycoon needs 200000 chips; you hold 100000",
+      lacks: may_enter ? null : ("chips" as const), held: may_enter ? null : 100000,
     });
     expect(cheapestOpen([room("tycoon", 5000, true), room("trainee", 1000, true)])?.key).toBe("trainee");
     expect(cheapestOpen([room("vip", 1000, false)])).toBeNull();
-    expect(roomClosedReason(room("tycoon", 5000, false), null, "en")).toBe("server words");
-    expect(roomClosedReason(room("tycoon", 5000, false), null, "vi")).toContain("200\u202f000 chip");
+    // The page's words and its grouping of numbers, never the server's English sentence.
+    expect(roomClosedReason(room("tycoon", 5000, false), "en")).toBe("Needs 200\u202f000 chips (you hold 100\u202f000)");
+    expect(roomClosedReason(room("tycoon", 5000, false), "vi")).toBe("Cần 200\u202f000 chip (bạn có 100\u202f000)");
+    const vip = { ...room("vip", 200000, false), lacks: "vip_points" as const, held: 7 };
+    expect(roomClosedReason(vip, "en")).toBe("Needs 100 VIP points (you have 7)");
+    expect(roomClosedReason(vip, "vi")).toBe("Cần 100 điểm VIP (bạn có 7)");
   });
 });

@@ -37,6 +37,7 @@ class Room:
     """How records and the server name it: ``trainee``, ``tycoon``, ``vip``."""
     name_en: str
     name_vi: str
+    """Its name as a page shows it, in English and in Vietnamese."""
     min_bet: int
     max_bet: int
     """Bets allowed at its tables, in chips, both ends included."""
@@ -56,8 +57,8 @@ class Room:
 
 
 ROOMS: dict[str, Room] = {
-    "trainee": Room("trainee", "trainee", "Tập sự", 1_000, 5_000, 600),
-    "tycoon": Room("tycoon", "tycoon", "Đại gia", 5_000, 100_000, 400, min_balance=200_000),
+    "trainee": Room("trainee", "Trainee", "Tập sự", 1_000, 5_000, 600),
+    "tycoon": Room("tycoon", "Tycoon", "Đại gia", 5_000, 100_000, 400, min_balance=200_000),
     "vip": Room("vip", "VIP", "VIP", 200_000, 2_000_000, 200, min_vip_points=100),
 }
 """Seed 000's rooms, cheapest first."""

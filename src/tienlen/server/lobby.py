@@ -38,7 +38,7 @@ from .errors import ApiError, responses
 from .house_bots import HouseBots
 from .journal import TableJournal, Writer
 from .lobby_socket import LobbyFeed
-from .protocol import NewTable, RoomInfo, TableList, TableSummary
+from .protocol import Lack, NewTable, RoomInfo, TableList, TableSummary
 from .seating import TableConfig
 from .sightings import Networks, Presence, device_of
 from .sockets import CLOSE_POLICY, SendQueue, admit, close_queue, offer, pump
@@ -386,12 +386,22 @@ async def _user(server: Server, token: str | None) -> User | None:
         return await auth.user_for_token(db, token, server.clock())
 
 
-def _why_not(room: Room, chips: int, vip_points: int) -> str | None:
+def _lacks(room: Room, chips: int, vip_points: int) -> tuple[Lack, int] | None:
+    """What keeps a player out of ``room`` (chips or VIP points) and how many they hold."""
     if chips < room.min_balance:
-        return f"{room.name_vi} needs {room.min_balance} chips; you hold {chips}"
+        return "chips", chips
     if vip_points < room.min_vip_points:
-        return f"{room.name_vi} needs {room.min_vip_points} VIP points; you have {vip_points}"
+        return "vip_points", vip_points
     return None
+
+
+def _why_not(room: Room, chips: int, vip_points: int) -> str | None:
+    lack = _lacks(room, chips, vip_points)
+    if lack is None:
+        return None
+    if lack[0] == "chips":
+        return f"{room.name_en} needs {room.min_balance} chips; you hold {chips}"
+    return f"{room.name_en} needs {room.min_vip_points} VIP points; you have {vip_points}"
 
 
 @router.get("/rooms", response_model=list[RoomInfo], responses=responses())
@@ -406,6 +416,7 @@ async def rooms(request: Request) -> list[RoomInfo]:
     out = []
     for room in ROOMS.values():
         why = None if user is None else _why_not(room, chips, user.vip_points)
+        lack = None if user is None else _lacks(room, chips, user.vip_points)
         out.append(
             RoomInfo(
                 key=room.key,
@@ -418,6 +429,8 @@ async def rooms(request: Request) -> list[RoomInfo]:
                 min_vip_points=room.min_vip_points,
                 may_enter=None if user is None else why is None,
                 why_not=why,
+                lacks=None if lack is None else lack[0],
+                held=None if lack is None else lack[1],
             )
         )
     return out
@@ -473,7 +486,7 @@ async def create_table(request: Request, body: NewTable) -> TableSummary:
     if not room.allows_bet(body.bet):
         raise ApiError(
             "bad_bet",
-            f"bets in {room.name_vi} are {room.min_bet} to {room.max_bet}, not {body.bet}",
+            f"bets in {room.name_en} are {room.min_bet} to {room.max_bet}, not {body.bet}",
         )
     if body.turn_seconds not in TURN_SECONDS:
         raise ApiError(

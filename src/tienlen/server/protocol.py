@@ -26,6 +26,7 @@ __all__ = [
     "GameReplay",
     "GameSummary",
     "Health",
+    "Lack",
     "Leaderboard",
     "LeaderboardEntry",
     "NewTable",
@@ -166,6 +167,10 @@ class ErrorResponse(BaseModel):
     error: ErrorBody
 
 
+Lack = Literal["chips", "vip_points"]
+"""What keeps a player out of a room."""
+
+
 class RoomInfo(BaseModel):
     """A room of the lobby (money/rooms.py) and whether the asking player may enter it."""
 
@@ -178,7 +183,16 @@ class RoomInfo(BaseModel):
     min_balance: int = Field(description="Chips a player needs to enter.")
     min_vip_points: int = Field(description="VIP points a player needs to enter.")
     may_enter: bool | None = Field(description="For a logged-in player; null otherwise.")
-    why_not: str | None = Field(description="Why the player may not enter, when they may not.")
+    why_not: str | None = Field(
+        description="Why the player may not enter, when they may not: an English sentence."
+    )
+    lacks: Lack | None = Field(
+        description="What keeps the player out, when they may not enter: chips (fewer than"
+        " min_balance) or vip_points (fewer than min_vip_points).",
+    )
+    held: int | None = Field(
+        description="The player's chips or VIP points, whichever lacks names; null with it.",
+    )
 
 
 class NewTable(_Input):

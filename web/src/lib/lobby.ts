@@ -1,6 +1,6 @@
 // The lobby's choices, as the server takes them (docs/SERVER.md, "The lobby").
 
-import type { Profile, RoomInfo } from "../generated/rest";
+import type { RoomInfo } from "../generated/rest";
 import type { Lang } from "./i18n";
 import { chips } from "./settlement";
 
@@ -57,16 +57,14 @@ export function cheapestOpen(rooms: RoomInfo[]): RoomInfo | null {
   return open[0] ?? null;
 }
 
-/** Why a room is closed to the player, in the page's language. */
-export function roomClosedReason(room: RoomInfo, profile: Profile | null, lang: Lang): string {
-  if (lang === "en" && room.why_not) return room.why_not;
-  const held = profile?.chips ?? 0;
-  if (held < room.min_balance) {
-    return lang === "vi"
-      ? `Cần ${chips(room.min_balance)} chip (bạn có ${chips(held)})`
-      : `Needs ${chips(room.min_balance)} chips (you hold ${chips(held)})`;
+/** Why a room is closed to the player, in the page's language, from what the server says they
+ * lack (`lacks`, `held`: GET /api/rooms), numbers grouped as the page groups chips. */
+export function roomClosedReason(room: RoomInfo, lang: Lang): string {
+  const held = chips(room.held ?? 0);
+  if (room.lacks === "vip_points") {
+    const need = chips(room.min_vip_points);
+    return lang === "vi" ? `Cần ${need} điểm VIP (bạn có ${held})` : `Needs ${need} VIP points (you have ${held})`;
   }
-  return lang === "vi"
-    ? `Cần ${room.min_vip_points} điểm VIP (bạn có ${profile?.vip_points ?? 0})`
-    : `Needs ${room.min_vip_points} VIP points (you have ${profile?.vip_points ?? 0})`;
+  const need = chips(room.min_balance);
+  return lang === "vi" ? `Cần ${need} chip (bạn có ${held})` : `Needs ${need} chips (you hold ${held})`;
 }
