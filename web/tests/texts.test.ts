@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ERRORS_VI, errorText, storedLang, t, WORDS } from "../src/lib/i18n";
-import { lines, chips, readSettlement } from "../src/lib/settlement";
+import { DEN_BAI_SEAT, lines, chips, readSettlement } from "../src/lib/settlement";
 import { cheapestOpen, roomClosedReason } from "../src/lib/lobby";
 
 const docs = new URL("../../docs/", import.meta.url);
@@ -72,9 +72,29 @@ describe("settlement and lobby", () => {
       bet: 1000, deltas: [-5000, 4700], fee: 300, fees: [0, 300], fee_bp: 600, void: false, den_bai: null,
       items: [{ payer: 0, payee: 1, amount: 5000, owed: 8000, reason: "thoi red 2 (2h)", reason_vi: "thối heo đỏ (2h)", kind: "thoi", facts: {} }],
     })!;
-    expect(lines(s, "vi")).toEqual([{ payer: 0, payee: 1, amount: 5000, short: true, reason: "thối heo đỏ (2♥)" }]);
-    expect(lines(s, "en")[0].reason).toBe("thoi red 2 (2♥)");
+    const name = (seat: number) => ["Lan", "Minh", "Hùng"][seat];
+    expect(lines(s, "vi", name)).toEqual([{ payer: 0, payee: 1, amount: 5000, short: true, reason: "thối heo đỏ (2♥)" }]);
+    expect(lines(s, "en", name)[0].reason).toBe("thoi red 2 (2♥)");
     expect(readSettlement({ deltas: 1 })).toBeNull();
+  });
+  it("names the player paid for under đền bài, in either language", () => {
+    // As money/words.py writes the line: seat 2's cóng, paid by seat 0 for them.
+    const s = readSettlement({
+      bet: 1000, deltas: [-2000, 2000, 0], fee: 0, fees: [0, 0, 0], fee_bp: 0, void: false, den_bai: 0,
+      items: [{
+        payer: 0, payee: 1, amount: 2000, owed: 2000, kind: "den_bai",
+        reason: "đền bài for seat 2: cóng (no card played): 2", reason_vi: "đền bài thay ghế 2: cóng: 2 cược",
+        facts: { what: "cong", units: 2, sweep: false, for_seat: 2 },
+      }],
+    })!;
+    const name = (seat: number) => ["Lan", "Minh", "Hùng"][seat];
+    expect(lines(s, "vi", name)[0].reason).toBe("đền bài thay Hùng: cóng: 2 cược");
+    expect(lines(s, "en", name)[0].reason).toBe("đền bài for Hùng: cóng (no card played): 2");
+    // The server's words begin so (a change there must change the page).
+    const words = readFileSync(new URL("../src/tienlen/money/words.py", docs), "utf8");
+    expect(words).toContain('f"đền bài thay ghế {item.for_seat}: {text}"');
+    expect(words).toContain('f"đền bài for seat {item.for_seat}: {text}"');
+    expect([DEN_BAI_SEAT.vi(2), DEN_BAI_SEAT.en(2)]).toEqual(["đền bài thay ghế 2: ", "đền bài for seat 2: "]);
     expect(chips(1234567)).toBe("1\u202f234\u202f567");
     expect(chips(-1000)).toBe("−1\u202f000");
   });

@@ -47,16 +47,30 @@ export interface Line {
   reason: string;
 }
 
-/** The lines to show, in the order paid, with the reason in the page's language and cards
- * written with suit symbols. */
-export function lines(s: Settlement, lang: "vi" | "en"): Line[] {
+/** The lines to show, in the order paid, with the reason in the page's language, cards
+ * written with suit symbols and the player paid for under đền bài named by `name` (game seat
+ * to name), as the payer and payee are. */
+export function lines(s: Settlement, lang: "vi" | "en", name: (seat: number) => string): Line[] {
   return s.items.map((item) => ({
     payer: item.payer,
     payee: item.payee,
     amount: item.amount,
     short: item.owed > item.amount,
-    reason: withSymbols(lang === "vi" ? item.reason_vi : item.reason),
+    reason: withSymbols(paidFor(lang === "vi" ? item.reason_vi : item.reason, item, lang, name)),
   }));
+}
+
+/** How the server's words begin a đền bài line (money/words.py): the seat paid for by number. */
+export const DEN_BAI_SEAT = { vi: (seat: number) => `đền bài thay ghế ${seat}: `, en: (seat: number) => `đền bài for seat ${seat}: ` };
+
+/** A đền bài line's reason with the player paid for named instead of their seat number. */
+function paidFor(reason: string, item: SettlementItem, lang: "vi" | "en", name: (seat: number) => string): string {
+  const seat = item.facts.for_seat;
+  if (typeof seat !== "number") return reason;
+  const head = DEN_BAI_SEAT[lang](seat);
+  if (!reason.startsWith(head)) return reason;
+  const named = lang === "vi" ? `đền bài thay ${name(seat)}: ` : `đền bài for ${name(seat)}: `;
+  return named + reason.slice(head.length);
 }
 
 /** Chips as people read them: 12 000 (thin spaces in groups of three). */
