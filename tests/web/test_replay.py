@@ -67,6 +67,8 @@ def test_the_lobby_is_live_and_a_finished_game_replays_step_by_step(
     shots(watcher, "lobby")
     play_until_settled([page], 1, deadline_s=240)
     shots(page, "settlement")
+    live = page.get_by_test_id("settlement").get_by_test_id("settlement-line").all_inner_texts()
+    assert live
 
     page.get_by_test_id("history-link").click()
     rows = page.get_by_test_id("history-row")
@@ -119,6 +121,11 @@ def test_the_lobby_is_live_and_a_finished_game_replays_step_by_step(
     assert _hands(page) == left and sum(left) > 0 and (instant or 0 in left)
     expect(page.get_by_test_id("rp-settlement")).to_be_visible()
     expect(page.get_by_test_id("rp-settlement")).to_contain_text("Tính tiền")
+    # The same lines as the live table showed, numbered as there (1., 2., …; * for a short one).
+    replayed = page.get_by_test_id("rp-settlement").get_by_test_id("settlement-line")
+    expect(replayed).to_have_text(live)
+    numbering = "el => [getComputedStyle(el).display, getComputedStyle(el).listStyleType]"
+    assert replayed.first.evaluate(numbering) == ["list-item", "decimal"]
     shots(page, "replay-end")
     _around_the_table(page)  # on the phone
     page.set_viewport_size(DESKTOP)
