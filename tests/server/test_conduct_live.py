@@ -1,7 +1,8 @@
 """Sanctions reaching the open sockets, through the real server: flooding the chat is the
 policy's ``flooding`` offence (a warning, then a mute), applied automatically and told to the
-player; a mute made by a moderator or the console is told at once; a ban closes the player's
-table and lobby sockets saying why and until when, and their seat leaves the game at once; and
+player; a mute made by a moderator or the console is told at once, and so is its lift; a ban
+closes the player's table and lobby sockets saying why and until when, and their seat leaves
+the game at once; and
 what the server keeps in memory about people is forgotten once it can no longer matter."""
 
 from __future__ import annotations
@@ -185,6 +186,99 @@ def test_a_mute_is_told_at_once_and_a_ban_by_the_console_closes_every_socket(
     assert out["closed"] == out["closed_lobby"] == {"code": 1008, "reason": reason}
     lobby = _app(live).state.lobby
     assert not lobby.feed.watchers and str(user) not in lobby.tables[table].queues
+
+
+async def _heard_until_chat(ws: Any, text: str, ref: int) -> list[dict[str, Any]]:
+    """Say ``text`` at a table: the sanctions told, then the line heard (or the error)."""
+    await _send(ws, type="chat", text=text, ref=ref)
+    heard = [await _next(ws, "chat", "error", "sanction")]
+    while heard[-1]["type"] == "sanction":
+        heard.append(await _next(ws, "chat", "error", "sanction"))
+    return heard
+
+
+def test_a_lifted_mute_or_ban_is_told_at_once_and_the_chat_takes_the_players_lines_again(
+    live: LiveServer, db_url: str
+) -> None:
+    mod, _ = moderator(live, db_url)
+    client, user = player(live, "Minh")
+    token = _token(live, client)
+    table = _table(client)
+    guard = _app(live).state.server.chat.guard
+    heard: list[Any] = []
+    guard.listeners.append(heard.append)
+    mute = {"user_id": user, "duration": "2h", "reason": "spam links"}
+
+    async def go() -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        async with (
+            _open(live, token, f"/ws/tables/{table}") as ws,
+            _open(live, token, "/ws/lobby") as lobby,
+        ):
+            await _hello(ws, lobby)
+            assert mod.post("/api/mod/mute", json=mute).status_code == 200
+            await _next(ws, "sanction")
+            await _next(lobby, "sanction", lobby=True)
+            lift = {"user_id": user, "reason": "appeal accepted"}
+            assert mod.post("/api/mod/unmute", json=lift).status_code == 200
+            out["lifted"] = await _next(ws, "sanction")
+            out["lifted_lobby"] = await _next(lobby, "sanction", lobby=True)
+            out["said"] = await _say(lobby, "cảm ơn", 1, lobby=True)
+            # A mute that runs out is not lifted: nothing is told when it ends.
+            assert mod.post("/api/mod/mute", json=mute).status_code == 200
+            await _next(ws, "sanction")
+            live.clock.advance(hours=3)
+            await asyncio.sleep(1)  # five of the guard's reloads (every 0.2 s)
+            out["after_expiry"] = await _heard_until_chat(ws, "hết hạn rồi", 2)
+        # A ban lifted is told too (no socket of the player is open by then: the ban closed
+        # them, and a new one is refused until the lift).
+        ban = {"user_id": user, "duration": "1d", "reason": "selling chips"}
+        assert mod.post("/api/mod/ban", json=ban).status_code == 200
+        unban = {"user_id": user, "reason": "paid"}
+        assert mod.post("/api/mod/unban", json=unban).status_code == 200
+        async with _open(live, token, "/ws/lobby") as lobby:
+            await _send(lobby, type="hello", protocol=1)
+            await _next(lobby, "lobby", lobby=True)
+            # The console (another process, on the system's clock): its lift is told when the
+            # server reads again, as its new sanctions are.
+            live.clock.now = datetime.now(UTC) + timedelta(minutes=1)
+            console = ["mute", "Minh", "1h", "--reason", "spam"]
+            assert (await asyncio.to_thread(admin, db_url, *console))[0] == 0
+            out["console_muted"] = await _next(lobby, "sanction", lobby=True)
+            console = ["unmute", "Minh", "--reason", "a mistake"]
+            assert (await asyncio.to_thread(admin, db_url, *console))[0] == 0
+            out["console_lifted"] = await _next(lobby, "sanction", lobby=True)
+        return out
+
+    out = asyncio.run(go())
+    assert (
+        out["lifted"]
+        == out["lifted_lobby"]
+        == {
+            "type": "sanction",
+            "kind": "unmute",
+            "until": None,
+            "reason": "appeal accepted",
+            "offence": None,
+            "offence_en": None,
+            "offence_vi": None,
+            "message": "your mute is lifted: appeal accepted",
+        }
+    )
+    assert out["said"]["type"] == "chat" and out["said"]["text"] == "cảm ơn"
+    assert [m["type"] for m in out["after_expiry"]] == ["chat"]
+    assert out["console_muted"]["kind"] == "mute"
+    assert out["console_lifted"]["kind"] == "unmute"
+    assert out["console_lifted"]["message"] == "your mute is lifted: a mistake"
+    assert [(n.kind, n.message) for n in heard] == [
+        ("mute", "you are muted until 2026-03-14 11:00 UTC: spam links"),
+        ("unmute", "your mute is lifted: appeal accepted"),
+        ("mute", "you are muted until 2026-03-14 11:00 UTC: spam links"),
+        ("ban", heard[3].message),
+        ("unban", "your ban is lifted: paid"),
+        ("mute", heard[5].message),
+        ("unmute", "your mute is lifted: a mistake"),
+    ]
 
 
 def test_a_player_banned_mid_game_is_closed_out_and_leaves_the_game_at_once(

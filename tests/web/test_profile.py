@@ -115,8 +115,12 @@ def test_in_english_the_rooms_are_named_and_closed_in_the_pages_words(
 
 def _ban(page_server: PageServer, nickname: str) -> None:
     """``tienlen admin ban`` from the console, in its own process, on the page's database."""
-    command = [sys.executable, "-c", "from tienlen.cli import app; app()", "admin", "ban"]
-    args = [nickname, "1d", "--reason", "spam", "--offence", "swearing"]
+    _admin(page_server, "ban", nickname, "1d", "--reason", "spam", "--offence", "swearing")
+
+
+def _admin(page_server: PageServer, *args: str) -> None:
+    """``tienlen admin ARGS`` from the console, in its own process, on the page's database."""
+    command = [sys.executable, "-c", "from tienlen.cli import app; app()", "admin"]
     done = subprocess.run(
         [*command, *args, "--data-dir", str(page_server.data_dir)],
         capture_output=True,
@@ -151,3 +155,37 @@ def test_a_banned_player_is_told_until_when_and_why_in_local_time(
         f"This account is banned until {local.day} {local:%B %Y} at {local:%H:%M}. Reason: "
     )
     assert page.get_by_test_id("guest").is_visible()  # the page still works: the welcome
+
+
+def test_a_lifted_mute_takes_down_its_notice_and_the_chat_works_again(
+    browser: Any, page_server: PageServer
+) -> None:
+    mod = browser.new_context()
+    r = mod.request.post(
+        page_server.url + "/api/register", data={"nickname": "Trọng Tài", "password": PASSWORD}
+    )
+    assert r.status == 201, r.text()
+    _admin(page_server, "grant-role", "Trọng Tài", "moderator", "--reason", "trusted")
+    page = guest(browser, page_server, DESKTOP)
+    user = page.request.get(page_server.url + "/api/me").json()["id"]
+    chat = page.get_by_test_id("lobby-chat")
+
+    def say(text: str) -> None:
+        chat.get_by_test_id("chat-input").fill(text)
+        chat.get_by_role("button").click()
+
+    mute = {"user_id": user, "duration": "2h", "reason": "spam"}
+    assert mod.request.post(page_server.url + "/api/mod/mute", data=mute).status == 200
+    expect(page.get_by_role("alert").first).to_contain_text("Bạn bị cấm trò chuyện đến")
+    say("cho nói với")
+    expect(page.get_by_role("alert")).to_have_count(2)  # the mute told, and the line refused
+    lift = {"user_id": user, "reason": "nhầm người"}
+    assert mod.request.post(page_server.url + "/api/mod/unmute", data=lift).status == 200
+    expect(page.get_by_role("status")).to_contain_text(
+        "Bạn đã được trò chuyện lại. Lý do: nhầm người."
+    )
+    expect(page.get_by_role("alert")).to_have_count(0, timeout=1_000)  # taken down at once
+    say("cảm ơn")
+    expect(chat.get_by_test_id("chat-lines")).to_contain_text("cảm ơn")
+    assert errors_shown(page) == []
+    mod.close()

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { SanctionMessage } from "../src/generated/protocol_server";
 import { api } from "../src/lib/api";
 import { ERRORS_VI, errorText } from "../src/lib/i18n";
-import { toldText } from "../src/lib/sanction";
+import { liftedBy, toldText } from "../src/lib/sanction";
 
 const told = (kind: SanctionMessage["kind"], until: string | null): SanctionMessage => ({
   type: "sanction",
@@ -25,6 +25,16 @@ describe("a sanction told to an open socket", () => {
       /^Bạn bị cấm trò chuyện đến 18:00 ngày 14\/03\/2026\. Lý do: Spam kênh chat/,
     );
     expect(toldText("en", told("ban", null), "UTC")).toMatch(/^This account is banned permanently\. Reason: /);
+  });
+  it("says a mute or ban lifted, with the lift's reason, and which it lifts", () => {
+    const lift = (kind: "unmute" | "unban"): SanctionMessage => ({
+      ...told(kind, null), reason: "appeal accepted", offence: null, offence_en: null, offence_vi: null,
+    });
+    expect(toldText("vi", lift("unmute"))).toBe("Bạn đã được trò chuyện lại. Lý do: appeal accepted.");
+    expect(toldText("en", lift("unmute"))).toBe("Your mute is lifted: you may chat again. Reason: appeal accepted.");
+    expect(toldText("vi", lift("unban"))).toBe("Tài khoản này đã được mở khóa. Lý do: appeal accepted.");
+    expect(toldText("en", lift("unban"))).toBe("This account's ban is lifted. Reason: appeal accepted.");
+    expect([liftedBy(lift("unmute")), liftedBy(lift("unban")), liftedBy(told("mute", null)), liftedBy(told("warn", null))]).toEqual(["mute", "ban", null, null]);
   });
 });
 

@@ -10,8 +10,9 @@ the ``limit``-th such line within ``window_s`` is the policy's ``swearing`` offe
 the ``flood_limit``-th line refused as too fast within ``flood_window_s`` is its ``flooding``
 offence. Each is applied in the background by :func:`.conduct.apply_policy` as the console, its
 reason and evidence saying it was automatic (docs/CONDUCT.md, "The chat"). Each reload also
-finds the sanctions made since the last one and hands each to :attr:`ChatGuard.listeners` (the
-lobby: a ban closes the player's sockets, a mute or warning is told, :mod:`.notices`).
+finds the sanctions made since the last one, and the mutes and bans lifted since (unmute, unban),
+and hands each to :attr:`ChatGuard.listeners` (the lobby: a ban closes the player's sockets, a
+mute, warning or lift is told, :mod:`.notices`).
 """
 
 from __future__ import annotations
@@ -63,12 +64,14 @@ class Notice:
 
     user_id: int
     kind: str
-    """``warn``, ``mute`` or ``ban``."""
+    """``warn``, ``mute`` or ``ban``; ``unmute`` or ``unban``: one lifted."""
     ends_at: datetime | None
     message: str
-    """:func:`.conduct.describe`: the kind, until when and why."""
+    """:func:`.conduct.describe` (or :func:`.conduct.describe_lift`): the kind, until when and
+    why."""
     told: SanctionTold
-    """The same as data (:func:`.conduct.told`)."""
+    """The same as data (:func:`.conduct.told`; for a lift, the lift's reason, no end, no
+    offence)."""
 
     def to_message(self) -> dict[str, Any]:
         """The ``sanction`` message of both protocols (docs/PROTOCOL.md)."""
@@ -125,6 +128,19 @@ def _strongest(rows: Iterable[Sanction], now: datetime) -> dict[int, Silence]:
     return found
 
 
+def _lifted(row: Sanction) -> Notice:
+    """The notice of a mute or ban lifted (unmute, unban)."""
+    told = SanctionTold(
+        kind="ban" if row.kind == "ban" else "mute",
+        until=None,
+        reason=row.lift_reason or "",
+        offence=None,
+        offence_en=None,
+        offence_vi=None,
+    )
+    return Notice(row.user_id, f"un{row.kind}", None, conduct.describe_lift(row), told)
+
+
 def _rank(silence: Silence) -> tuple[bool, bool, float]:
     until = silence.ends_at.timestamp() if silence.ends_at is not None else 0.0
     return (silence.code == "banned", silence.ends_at is None, until)
@@ -159,6 +175,9 @@ class ChatGuard:
         self.flooding = _Count(flood_limit, flood_window_s)
         """Lines refused as too fast, per user."""
         self._known: int | None = None
+        self._in_force: set[int] = set()
+        """The ids of the mutes and bans in force at the last reload: one gone and lifted
+        since is told as lifted."""
         self._reloading = asyncio.Lock()
         self._pending: set[asyncio.Task[None]] = set()
         self._refresher: asyncio.Task[None] | None = None
@@ -178,35 +197,63 @@ class ChatGuard:
         await self.settled()
 
     async def reload(self) -> None:
-        """Read again every mute and ban in force, and tell the listeners of each sanction
-        made since: the one function moderation calls after it changes a sanction."""
+        """Read again every mute and ban in force, and tell the listeners of each lifted and
+        each made since: the one function moderation calls after it changes a sanction."""
         if self.sessions is None:
             return
         async with self._reloading:
             now = self.clock()
             async with self.sessions() as db:
-                rows = await db.scalars(
-                    select(Sanction).where(
-                        Sanction.kind.in_(("mute", "ban")),
-                        Sanction.lifted_at.is_(None),
-                        or_(Sanction.ends_at.is_(None), Sanction.ends_at > now),
+                rows = list(
+                    await db.scalars(
+                        select(Sanction).where(
+                            Sanction.kind.in_(("mute", "ban")),
+                            Sanction.lifted_at.is_(None),
+                            or_(Sanction.ends_at.is_(None), Sanction.ends_at > now),
+                        )
                     )
                 )
                 self._silenced = _strongest(rows, now)
+                in_force = {row.id for row in rows if conduct.in_force(row, now)}
+                gone, self._in_force = self._in_force - in_force, in_force
                 if self._known is None:  # at start: the sanctions so far are nobody's news
                     self._known = await db.scalar(select(func.max(Sanction.id))) or 0
                     return
+                lifted = await self._lifted(db, gone, rows, now)
                 new = list(
                     await db.scalars(
                         select(Sanction).where(Sanction.id > self._known).order_by(Sanction.id)
                     )
                 )
+            for notice in lifted:
+                self._tell(notice)
             for row in new:
                 self._known = max(self._known, row.id)
                 if (row.kind == "warn" and row.lifted_at is None) or conduct.in_force(row, now):
                     told = conduct.told(row)
                     notice = Notice(row.user_id, row.kind, row.ends_at, conduct.describe(row), told)
                     self._tell(notice)
+
+    @staticmethod
+    async def _lifted(
+        db: AsyncSession, gone: set[int], standing: list[Sanction], now: datetime
+    ) -> list[Notice]:
+        """A notice per player and kind for the mutes and bans in force at the last reload and
+        lifted since (not those that ran out), unless one of that kind still holds."""
+        if not gone:
+            return []
+        rows = await db.scalars(
+            select(Sanction)
+            .where(Sanction.id.in_(gone), Sanction.lifted_at.is_not(None))
+            .order_by(Sanction.id)
+        )
+        holds = {(row.user_id, row.kind) for row in standing if conduct.in_force(row, now)}
+        told: dict[tuple[int, str], Notice] = {}
+        for row in rows:
+            key = (row.user_id, row.kind)
+            if key not in holds and key not in told:
+                told[key] = _lifted(row)
+        return list(told.values())
 
     def _tell(self, notice: Notice) -> None:
         for listener in list(self.listeners):

@@ -28,6 +28,7 @@ __all__ = [
     "apply_policy",
     "ban_of",
     "describe",
+    "describe_lift",
     "grant_role",
     "in_force",
     "lift",
@@ -211,6 +212,11 @@ def describe(sanction: Sanction) -> str:
         known = default_policy().offences.get(sanction.offence)
         offence = f" for {known.title_vi if known else sanction.offence}"
     return f"you are {verb}{until}{offence}: {sanction.reason}"
+
+
+def describe_lift(sanction: Sanction) -> str:
+    """What the player is told when ``sanction`` is lifted (unmute, unban): what, and why."""
+    return f"your {sanction.kind} is lifted: {sanction.lift_reason}"
 
 
 async def refuse_banned(db: AsyncSession, user_id: int, now: datetime) -> None:

@@ -1,12 +1,15 @@
-"""A new sanction reaches its player's open sockets (docs/CONDUCT.md, "Enforcement").
+"""A new sanction, or a mute or ban lifted, reaches its player's open sockets (docs/CONDUCT.md,
+"Enforcement").
 
 The chat guard finds each sanction made since its last reload — by a moderator's route, the
 console (``tienlen admin``, another process, within ``TIENLEN_SILENCE_REFRESH_SECONDS``) or an
-automatic one — and hands it to :func:`deliver`. Every socket of the player, at tables and in
-the lobby, is sent a ``sanction`` message saying what, until when and why. A ban then closes
-each of them (1008, the reason saying until when) and sends the player away from every table:
-a seat is left at once under seed 000's leaving rules, without the grace period of a lost
-connection. A mute or a warning changes nothing else (the chat refuses a muted player's lines).
+automatic one — and each mute or ban lifted since (unmute, unban), and hands it to
+:func:`deliver`. Every socket of the player, at tables and in the lobby, is sent a ``sanction``
+message saying what, until when and why. A ban then closes each of them (1008, the reason
+saying until when) and sends the player away from every table: a seat is left at once under
+seed 000's leaving rules, without the grace period of a lost connection. A mute, a warning or a
+lift changes nothing else (the chat refuses a muted player's lines, and takes them again once
+the mute is lifted).
 """
 
 from __future__ import annotations

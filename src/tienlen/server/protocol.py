@@ -132,20 +132,23 @@ class SanctionTold(TypedDict):
 
 @with_config(ConfigDict(extra="forbid"))
 class SanctionMessage(TypedDict):
-    """You were just warned, muted or banned (docs/CONDUCT.md). After a ban the server closes
-    the socket (1008)."""
+    """You were just warned, muted or banned, or your mute or ban was lifted (unmute, unban:
+    you may chat again, or log in again), docs/CONDUCT.md. After a ban the server closes the
+    socket (1008)."""
 
     type: Literal["sanction"]
-    kind: Literal["warn", "mute", "ban"]
+    kind: Literal["warn", "mute", "ban", "unmute", "unban"]
     until: str | None
-    """When it ends (ISO 8601, UTC); null: permanently, or a warning."""
+    """When it ends (ISO 8601, UTC); null: permanently, a warning or a lift."""
     reason: str
+    """Why: the sanction's reason, or the lift's."""
     offence: str | None
-    """The conduct policy's offence key; null: a moderator's call."""
+    """The conduct policy's offence key; null: a moderator's call (always, for a lift)."""
     offence_en: str | None
     offence_vi: str | None
     message: str
-    """What, until when (UTC) and why: ``you are muted until 2026-03-14 11:00 UTC for …``."""
+    """What, until when (UTC) and why: ``you are muted until 2026-03-14 11:00 UTC for …``,
+    ``your mute is lifted: appeal accepted``."""
 
 
 class ErrorBody(BaseModel):

@@ -58,10 +58,22 @@ export function retryText(lang: Lang, code: string, until: string, timeZone?: st
   return lang === "vi" ? `${vi[code]}. Hãy thử lại sau ${end}.` : `${en[code]}: try again after ${end}.`;
 }
 
-/** A `sanction` message (a warning, mute or ban just made, told to an open socket) as a
- * sentence: a mute or ban as its error says it, a warning with its reason. */
+/** What a `sanction` message lifts: the mute (`unmute`) or the ban (`unban`), or null. */
+export function liftedBy(s: SanctionMessage): "mute" | "ban" | null {
+  return s.kind === "unmute" ? "mute" : s.kind === "unban" ? "ban" : null;
+}
+
+/** A `sanction` message (a warning, mute or ban just made, or a mute or ban lifted, told to an
+ * open socket) as a sentence: a mute or ban as its error says it, a warning or a lift with its
+ * reason. */
 export function toldText(lang: Lang, s: SanctionMessage, timeZone?: string): string {
-  if (s.kind !== "warn") return sanctionText(lang, s.kind === "ban" ? "banned" : "muted", { ...s, kind: s.kind }, timeZone);
+  const lifted = liftedBy(s);
+  if (lifted !== null) {
+    const why = s.reason ? (lang === "vi" ? ` Lý do: ${s.reason}.` : ` Reason: ${s.reason}.`) : "";
+    if (lang === "vi") return (lifted === "mute" ? "Bạn đã được trò chuyện lại." : "Tài khoản này đã được mở khóa.") + why;
+    return (lifted === "mute" ? "Your mute is lifted: you may chat again." : "This account's ban is lifted.") + why;
+  }
+  if (s.kind === "mute" || s.kind === "ban") return sanctionText(lang, s.kind === "ban" ? "banned" : "muted", { ...s, kind: s.kind }, timeZone);
   const offence = lang === "vi" ? s.offence_vi : s.offence_en;
   const why = offence ? (s.reason ? `${offence} (${s.reason})` : offence) : s.reason;
   return lang === "vi" ? `Bạn bị cảnh cáo. Lý do: ${why}.` : `You are warned. Reason: ${why}.`;

@@ -1,8 +1,10 @@
 // What every part of the page shares: the player's profile, the language, the route and the
 // messages shown to the person (errors as sentences).
 
+import type { SanctionMessage } from "../generated/protocol_server";
 import type { Profile, SanctionTold } from "../generated/rest";
 import { ApiError } from "./api";
+import { liftedBy, toldText } from "./sanction";
 import { chips } from "./settlement";
 import { parseRoute, routeHash, type Route } from "./route";
 import { errorText, LANG_KEY, storedLang, t as translate, type Key, type Lang } from "./i18n";
@@ -19,6 +21,13 @@ export interface Notice {
   id: number;
   text: string;
   kind: "error" | "info";
+  /** A notice of a mute or ban (told, or a line refused for it): taken down when it is lifted. */
+  about?: "mute" | "ban";
+}
+
+/** The sanction a `muted` or `banned` error is about. */
+function aboutOf(code: string): Notice["about"] {
+  return code === "muted" ? "mute" : code === "banned" ? "ban" : undefined;
 }
 
 class Session {
@@ -43,9 +52,9 @@ class Session {
     document.documentElement.lang = lang;
   }
 
-  notify(text: string, kind: Notice["kind"] = "error"): void {
+  notify(text: string, kind: Notice["kind"] = "error", about?: Notice["about"]): void {
     const id = ++this.ids;
-    this.notices = [...this.notices, { id, text, kind }].slice(-4);
+    this.notices = [...this.notices, { id, text, kind, about }].slice(-4);
     setTimeout(() => this.dismiss(id), kind === "error" ? 8000 : 4000);
   }
 
@@ -63,12 +72,24 @@ class Session {
   /** Show a failure as a sentence. */
   fail(error: unknown): void {
     if (error instanceof ApiError)
-      this.notify(errorText(this.lang, error.code, error.message, error.sanction, undefined, error.retryAfter));
+      this.notify(errorText(this.lang, error.code, error.message, error.sanction, undefined, error.retryAfter), "error", aboutOf(error.code));
     else this.notify(errorText(this.lang, "internal_error", String(error)));
   }
 
   serverError(code: string, message: string, sanction?: SanctionTold | null): void {
-    this.notify(errorText(this.lang, code, message, sanction));
+    this.notify(errorText(this.lang, code, message, sanction), "error", aboutOf(code));
+  }
+
+  /** A `sanction` message from a socket, said; a lift (unmute, unban) takes down what is
+   * still shown about the mute or ban it ends. */
+  told(msg: SanctionMessage): void {
+    const lifted = liftedBy(msg);
+    if (lifted === null) {
+      this.notify(toldText(this.lang, msg), "error", msg.kind === "mute" || msg.kind === "ban" ? msg.kind : undefined);
+      return;
+    }
+    this.notices = this.notices.filter((n) => n.about !== lifted);
+    this.notify(toldText(this.lang, msg), "info");
   }
 
   go(route: Route): void {
