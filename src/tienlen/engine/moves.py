@@ -40,6 +40,15 @@ SAME_RANK_BY_BYTE: Final = tuple(
     )
     for i in range(7)
 )
+(
+    _BY_BYTE_0,
+    _BY_BYTE_1,
+    _BY_BYTE_2,
+    _BY_BYTE_3,
+    _BY_BYTE_4,
+    _BY_BYTE_5,
+    _BY_BYTE_6,
+) = SAME_RANK_BY_BYTE
 _FOLD: Final = sum(1 << (4 * r) for r in _RANKS)
 """Bit 0 of every rank's nibble."""
 _LOW3: Final = 0x7 * _FOLD
@@ -124,7 +133,10 @@ def sets(hand: int, size: int, above: int = -1) -> list[int]:
 def runs(hand: int, per_rank: int, length: int, above: int = -1) -> list[int]:
     """Straights (``per_rank`` 1) or consecutive pairs (2) of ``length`` ranks, top > ``above``.
 
-    The top rank never reaches 2: neither kind may contain a 2.
+    The top rank never reaches 2: neither kind may contain a 2. Ordered by top rank, then by
+    the cards rank by rank from the lowest (each rank's choices in ascending order). A rank
+    holding exactly ``per_rank`` cards gives every run through it the same cards, so only the
+    richer ranks (rarer) multiply the choices.
     """
     present = ranks_with(hand, per_rank) & _NO_TWOS
     # Keep only ranks that end a full run of ``length``.
@@ -134,20 +146,31 @@ def runs(hand: int, per_rank: int, length: int, above: int = -1) -> list[int]:
     if above >= 0:
         ends = ends >> (4 * (above >> 2)) << (4 * (above >> 2))
     out: list[int] = []
+    if not ends:
+        return out
+    richer = ranks_with(hand, per_rank + 1)
+    plain = hand & ~(richer * 15)
     sub = SUBS[per_rank]
+    below = 4 * (length - 1)
+    limit = 1 << above if above >= 0 else 0
     while ends:
         low = ends & -ends
-        top_rank = (low.bit_length() - 1) >> 2
         ends ^= low
-        partial = [0]
-        for rank in range(top_rank - length + 1, top_rank):
-            choices = sub[rank][(hand >> (4 * rank)) & 15]
+        shift = low.bit_length() - 1
+        lower = (1 << shift) - (1 << (shift - below))  # the run's ranks under its top
+        partial = [plain & lower]
+        rich = richer & lower
+        while rich:
+            bit = rich & -rich
+            rich ^= bit
+            at = bit.bit_length() - 1
+            choices = sub[at >> 2][(hand >> at) & 15]
             partial = [p | c for p in partial for c in choices]
-        tops = sub[top_rank][(hand >> (4 * top_rank)) & 15]
-        if top_rank == above >> 2:
-            limit = 1 << above
-            tops = tuple(t for t in tops if t > limit)
-        out.extend([p | t for p in partial for t in tops])
+        tops = sub[shift >> 2][(hand >> shift) & 15]
+        for p in partial:
+            for t in tops:
+                if t > limit:
+                    out.append(p | t)
     return out
 
 
@@ -172,54 +195,156 @@ def has_runs(hand: int, per_rank: int, length: int, above: int = -1) -> bool:
 def all_runs(hand: int, per_rank: int, min_len: int, max_len: int) -> list[int]:
     """Every straight (1) or consecutive-pairs run (2) of min_len to max_len ranks.
 
-    One sweep up the ranks that lie in a long enough run (no others) keeps the runs ending at
-    the current rank, grouped by length; the output is ordered by top rank, then length.
+    Ordered by top rank, then length, then the cards rank by rank from the lowest (each rank's
+    choices in ascending order).
     """
-    present = ranks_with(hand, per_rank) & _NO_TWOS
+    return _all_runs(
+        hand,
+        ranks_with(hand, per_rank) & _NO_TWOS,
+        ranks_with(hand, per_rank + 1),
+        per_rank,
+        min_len,
+        max_len,
+    )
+
+
+def _all_runs(
+    hand: int, present: int, richer: int, per_rank: int, min_len: int, max_len: int
+) -> list[int]:
+    """:func:`all_runs` from the ranks holding ``per_rank`` cards or more (2s left out) and
+    those holding more than ``per_rank``. A rank holding exactly ``per_rank`` cards gives every
+    run through it the same cards, so a run over such ranks only (most) is one mask, the span's
+    cards; a richer rank multiplies the choices."""
     ends = present
     for _ in range(min_len - 1):
         ends &= ends << 4
-    if not ends:
-        return []
-    inside = ends  # the ranks of every run of min_len or more
-    for _ in range(min_len - 1):
-        inside |= inside >> 4
-    sub = SUBS[per_rank]
     out: list[int] = []
-    ending: list[list[int]] = []
-    previous = -2
-    while inside:
-        low = inside & -inside
-        inside ^= low
-        shift = low.bit_length() - 1
-        rank = shift >> 2
-        choices = sub[rank][(hand >> shift) & 15]
-        if rank != previous + 1:
-            ending = [list(choices)]  # a new stretch of consecutive ranks
-        else:
-            grown = [list(choices)]
-            for partial in ending if len(ending) < max_len else ending[: max_len - 1]:
-                grown.append([p | c for p in partial for c in choices])
-            ending = grown
-            for extended in ending[min_len - 1 :]:
-                out.extend(extended)
-        previous = rank
+    if not ends:
+        return out
+    plain = hand & ~(richer * 15)
+    sub = SUBS[per_rank]
+    first = 4 * (min_len - 1)
+    longest = 4 * max_len
+    while ends:
+        low = ends & -ends
+        ends ^= low
+        shift = low.bit_length() - 1  # 4 * the top rank
+        start = shift - first  # 4 * the lowest rank of the run
+        span = (16 << shift) - (1 << start)
+        while True:
+            rich = richer & span
+            if rich:
+                found = [plain & span]
+                while rich:
+                    bit = rich & -rich
+                    rich ^= bit
+                    at = bit.bit_length() - 1
+                    choices = sub[at >> 2][(hand >> at) & 15]
+                    found = [f | c for f in found for c in choices]
+                out += found
+            else:
+                out.append(plain & span)
+            start -= 4  # one rank longer, while the ranks go on
+            if start < 0 or not (present >> start) & 1 or shift - start >= longest:
+                break
+            span |= 15 << start
     return out
+
+
+def _straight_table(min_len: int) -> dict[int, tuple[int, tuple[int, ...]]]:
+    """For each set of ranks a hand may hold (a ranks_with() mask, 2s left out) with a straight
+    of ``min_len`` ranks or more in it: the spans of all those straights — a span holds all 4
+    bits of each of its ranks — ordered by top rank, then length, after the ranks they cover.
+
+    A stretch of consecutive ranks gives the same spans wherever it is met, so they are listed
+    once per stretch (78 of them) and each set of ranks strings its stretches' together.
+    """
+    by_stretch: dict[int, tuple[int, ...]] = {}
+    for lo in range(12):
+        for hi in range(lo + min_len - 1, 12):
+            spans = []
+            for top in range(lo + min_len - 1, hi + 1):
+                for start in range(top - min_len + 1, lo - 1, -1):
+                    spans.append((16 << (4 * top)) - (1 << (4 * start)))
+            by_stretch[(16 << (4 * hi)) - (1 << (4 * lo))] = tuple(spans)
+    table: dict[int, tuple[int, tuple[int, ...]]] = {}
+    for held in range(1 << 12):
+        ranks = 0
+        for rank in range(12):
+            if held >> rank & 1:
+                ranks |= 1 << (4 * rank)
+        rest = ranks * 15  # the held ranks' nibbles: a stretch is a run of set bits
+        found: tuple[int, ...] = ()
+        cover = 0
+        while rest:
+            low = rest & -rest
+            stretch = rest & ~(rest + low)
+            rest ^= stretch
+            of_stretch = by_stretch.get(stretch, ())
+            if of_stretch:
+                found += of_stretch
+                cover |= stretch & _FOLD
+        if found:
+            table[ranks] = (cover, found)
+    return table
+
+
+_STRAIGHT_SPANS: Final = {3: _straight_table(3)}
+""":func:`_straight_table` by minimum straight length: 3 (every preset) built at import (about
+ten milliseconds), any other when a rule set first asks for it."""
 
 
 def leading_plays(hand: int, rules: RuleSet) -> list[int]:
     """Every combination the hand can lead with: sets rank by rank, straights, then runs of
-    pairs (the cheap tests first: most hands hold no run of pairs, many no straight)."""
-    out: list[int] = []
-    for i, byte in enumerate(hand.to_bytes(7, "little")):
-        if byte:
-            out += SAME_RANK_BY_BYTE[i][byte]
-    present = hand | hand >> 1  # ranks_with(hand, 1), written out: one call less per lead
-    present = (present | present >> 2) & _NO_TWOS
-    if present & (present >> 4) & (present >> 8):
-        out += all_runs(hand, 1, rules.min_straight, 12)
-        if hand.bit_count() >= 6:
-            out += all_runs(hand, 2, 3, 6)
+    pairs (the cheap tests first: most hands hold no run of pairs, many no straight).
+
+    A straight through ranks holding one card each (most straights) is the hand's cards in its
+    span, and the spans depend on which ranks the hand holds only: they are looked up, not
+    searched for.
+    """
+    b = hand.to_bytes(7, "little")
+    out = [
+        *_BY_BYTE_0[b[0]],
+        *_BY_BYTE_1[b[1]],
+        *_BY_BYTE_2[b[2]],
+        *_BY_BYTE_3[b[3]],
+        *_BY_BYTE_4[b[4]],
+        *_BY_BYTE_5[b[5]],
+        *_BY_BYTE_6[b[6]],
+    ]
+    x = hand
+    ones = x | x >> 1  # ranks_with(hand, 1) and (2), written out: calls cost more
+    ones = (ones | ones >> 2) & _NO_TWOS
+    if not ones & (ones >> 4) & (ones >> 8):
+        return out  # no three ranks in a row: no straight, no run of pairs
+    table = _STRAIGHT_SPANS.get(rules.min_straight)
+    if table is None:
+        table = _STRAIGHT_SPANS[rules.min_straight] = _straight_table(rules.min_straight)
+    twos = (x & (x >> 1) & _LOW3) | (x & (x >> 2) & _LOW2) | (x & (x >> 3) & _FOLD)
+    twos |= twos >> 1
+    twos |= twos >> 2
+    twos &= _NO_TWOS
+    found = table.get(ones)  # None: no straight of min_straight ranks (there may be pairs)
+    if found is not None and not twos & found[0]:
+        out += [hand & span for span in found[1]]  # one card of each rank in the straights
+    elif found is not None:
+        plain = hand & ~(twos * 15)
+        sub = SUBS[1]
+        for span in found[1]:
+            rich = twos & span
+            if rich:
+                runs = [plain & span]
+                while rich:
+                    bit = rich & -rich
+                    rich ^= bit
+                    at = bit.bit_length() - 1
+                    choices = sub[at >> 2][(hand >> at) & 15]
+                    runs = [r | c for r in runs for c in choices]
+                out += runs
+            else:
+                out.append(plain & span)
+    if twos & (twos >> 4) & (twos >> 8):
+        out += _all_runs(hand, twos, ranks_with(hand, 3), 2, 3, 6)
     return out
 
 
