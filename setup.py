@@ -28,6 +28,7 @@ COMPILED_MODULES = [
     "src/tienlen/engine/instant.py",
     "src/tienlen/engine/events.py",
     "src/tienlen/engine/game.py",
+    "src/tienlen/engine/ending.py",
 ]
 """Hot and strictly typed: the move generator, the rule checks and the game state machine."""
 

@@ -23,7 +23,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from tienlen.engine import cards, combos, events, game, instant, moves
+from tienlen.engine import cards, combos, ending, events, game, instant, moves
 from tienlen.engine.cards import parse_mask
 from tienlen.engine.combos import classify
 from tienlen.engine.game import Game
@@ -102,7 +102,7 @@ def random_games(rules: RuleSet, games: int, seed: int) -> tuple[float, float, f
 
 def engine_kind() -> str:
     """Which engine this process runs: the modules setup.py compiles, compiled or not."""
-    hot = (cards, combos, events, game, instant, moves)
+    hot = (cards, combos, ending, events, game, instant, moves)
     compiled = [m.__name__.rsplit(".", 1)[1] for m in hot if not str(m.__file__).endswith(".py")]
     if not compiled:
         return "pure Python"

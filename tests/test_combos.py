@@ -6,7 +6,7 @@ import pytest
 from conftest import m
 
 from tienlen.engine import combos as C
-from tienlen.engine.cards import card_str, parse_card
+from tienlen.engine.cards import RANK_TWO, card_str, parse_card
 from tienlen.engine.rules import RuleSet
 
 STANDARD = RuleSet.preset("thapthanh")
@@ -188,3 +188,33 @@ def test_code_fields_round_trip() -> None:
     code = C.make_code(C.STRAIGHT, 5, parse_card("9h"))
     assert (C.kind_of(code), C.length_of(code), C.top_of(code)) == (C.STRAIGHT, 5, 27)
     assert C.classify(m("5s 6s 7s 8s 9h")) == code
+
+
+def _every_code() -> set[int]:
+    """The code of every combination there is: each set of one rank, and each straight and run
+    of pairs by length, top rank and top card."""
+    masks = [sub << (4 * rank) for rank in range(13) for sub in range(1, 16)]
+    for top in range(2, 12):
+        for suit in range(4):
+            top_card = 1 << (4 * top + suit)
+            for length in range(3, top + 2):
+                low = top - length + 1
+                masks.append(sum(1 << (4 * r) for r in range(low, top)) | top_card)
+                if length <= 6 and suit:
+                    pairs = sum(3 << (4 * r) for r in range(low, top))
+                    masks.append(pairs | 1 << (4 * top) | top_card)
+    return {C.classify(mask) for mask in masks} - {0}
+
+
+def test_the_quick_code_tests_agree_with_category_and_kind() -> None:
+    """game.py tells a heo or a bomb, and a single below a 2, by comparing codes."""
+    codes = _every_code()
+    # Singles, pairs, triples, quads (by top card), straights of 3-12 and 3-6 pairs (by top
+    # rank and card): all there are.
+    straights = sum(4 * (12 - length + 1) for length in range(3, 13))
+    assert len(codes) == 52 + 39 + 26 + 13 + straights + sum(3 * (13 - n) for n in range(3, 7))
+    for code in codes:
+        assert C.is_heavy(code) == (C.category(code) is not None), C.describe(code)
+        below_two = C.kind_of(code) == C.SINGLE and C.top_of(code) < 4 * RANK_TWO
+        assert (code < C.SINGLE_BELOW_TWO) == below_two, C.describe(code)
+    assert {c for c in codes if c >= C.BOMB_CODE} == {c for c in codes if C.is_bomb(c)}

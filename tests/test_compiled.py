@@ -30,7 +30,7 @@ from tienlen.engine.rules import PRESETS
 SCRIPT = Path(__file__).with_name("seeded_games.py")
 PAIRS_OF_GAMES = 200
 
-ENGINE_MODULES = ("cards", "combos", "events", "game", "instant", "moves")
+ENGINE_MODULES = ("cards", "combos", "ending", "events", "game", "instant", "moves")
 """What setup.py compiles."""
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import random
 import re
 import statistics
 from collections import Counter
@@ -659,3 +660,28 @@ def test_the_statistic_flags_a_biased_shuffle(
 def test_the_page_states_the_thresholds() -> None:
     assert f"quantile (about {chi_square_critical(51 * 51):,.0f})" in DOC_TEXT
     assert f"quantile about {chi_square_critical(51 * 3):,.0f})" in DOC_TEXT
+
+
+# --- the quick deal (random_deal), for bots, tests and benchmarks ---------------------------
+def test_the_quick_deal_draws_what_random_shuffle_draws() -> None:
+    """random_deal writes ``random.Random.shuffle`` out: the same hands from the same seed, and
+    the generator left in the same state (seeded games go on drawing from it)."""
+    for seed in range(300):
+        dealt, reference = random.Random(seed), random.Random(seed)
+        hands = D.random_deal(2 + seed % 3, dealt)
+        deck = list(range(52))
+        reference.shuffle(deck)
+        assert hands == [D.mask_of(deck[13 * s : 13 * s + 13]) for s in range(2 + seed % 3)]
+        assert dealt.getstate() == reference.getstate()
+
+
+def test_the_quick_deal_leaves_other_generators_to_shuffle_their_way() -> None:
+    class Drawn(random.Random):
+        def random(self) -> float:  # no getrandbits: Random draws below n from random()
+            return super().random()
+
+    hands = D.random_deal(4, Drawn(5))
+    deck = list(range(52))
+    Drawn(5).shuffle(deck)
+    assert hands == [D.mask_of(deck[13 * s : 13 * s + 13]) for s in range(4)]
+    assert hands != D.random_deal(4, random.Random(5))

@@ -224,6 +224,32 @@ def test_bomb_rich_hands_match_brute_force(hand_seed: int) -> None:
         assert sorted(beating_plays(hand, code, THAPTHANH)) == sorted(expected)
 
 
+def documented_order(play: int) -> tuple[int, int, int, list[int]]:
+    """Where a play stands in the lists: sets rank by rank (singles, pairs, triples, the quad,
+    each by its cards), then straights, then runs of pairs, each by top rank, then length, then
+    their cards rank by rank from the lowest."""
+    code = C.classify(play)
+    kind, length, top = C.kind_of(code), C.length_of(code), C.top_of(code)
+    by_rank = [play & 15 << (4 * r) for r in range(13) if play >> (4 * r) & 15]
+    if kind in (C.SINGLE, C.PAIR, C.TRIPLE, C.QUAD):
+        return (0, top >> 2, length, by_rank)
+    return (1 if kind == C.STRAIGHT else 2, top >> 2, length, by_rank)
+
+
+@settings(max_examples=100, deadline=None)
+@given(hand=HANDS, rules=RULES, per_rank=st.sampled_from([1, 2]), above=st.integers(-1, 51))
+def test_plays_come_in_the_documented_order(
+    hand: int, rules: RuleSet, per_rank: int, above: int
+) -> None:
+    """Random players draw a play by its place in these lists, so the order is part of the
+    behaviour (seeded games replay the same): it must not change with the implementation."""
+    leading = leading_plays(hand, rules)
+    assert leading == sorted(leading, key=documented_order)
+    for length in range(3, 7):
+        found = runs(hand, per_rank, length, above)
+        assert found == sorted(found, key=documented_order)
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     hand=st.one_of(HANDS, st.lists(st.integers(0, 51), max_size=20, unique=True).map(mask_of)),

@@ -1,8 +1,8 @@
 """The rules engine: pure and synchronous, no I/O. Everything else in tienlen stands on it.
 
-Its hot modules (cards, combos, moves, instant, events, game) are compiled by mypyc when the
-package is installed with a C compiler (see setup.py); the compiled modules sit beside the
-``.py`` sources and behave the same. ``TIENLEN_PURE=1`` in the environment makes this package
+Its hot modules (cards, combos, moves, instant, events, game, ending) are compiled by mypyc
+when the package is installed with a C compiler (see setup.py); the compiled modules sit beside
+the ``.py`` sources and behave the same. ``TIENLEN_PURE=1`` in the environment makes this package
 import the ``.py`` sources even where compiled modules are installed: the test suite runs both
 ways, and tests/test_compiled.py plays the same games on each and compares them.
 """

@@ -95,6 +95,20 @@ def category(code: int) -> str | None:
     return None
 
 
+TWO_CARD: Final = 4 * RANK_TWO
+"""The lowest 2: a play whose top card is this one or higher is topped by a 2."""
+BOMB_CODE: Final = QUAD << 16
+"""Codes from this one up are bombs: four of a kind and consecutive pairs."""
+SINGLE_BELOW_TWO: Final = SINGLE << 16 | 1 << 8 | TWO_CARD
+"""Codes below this one are singles below a 2 (nothing chops them)."""
+
+
+def is_heavy(code: int) -> bool:
+    """Whether a play is a heo or a bomb: ``category(code) is not None`` in two comparisons (no
+    straight holds a 2)."""
+    return code >= BOMB_CODE or code & 0xFF >= TWO_CARD
+
+
 def is_bomb(code: int) -> bool:
     kind = code >> 16
     return kind in (PAIRS, QUAD)

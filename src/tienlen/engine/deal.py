@@ -257,6 +257,9 @@ def deal_field(server_seed: bytes, client_seeds: Sequence[bytes] = ()) -> dict[s
 
 
 _CARD_BITS: Final = tuple(1 << card for card in range(52))
+_SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in range(DECK_SIZE - 1, 0, -1))
+"""``random.Random.shuffle`` of the deck, step by step: swap position i with a draw below n,
+drawn as ``getrandbits(k)`` until below n (what ``Random._randbelow`` does)."""
 
 
 def random_deal(
@@ -273,5 +276,15 @@ def random_deal(
     # Shuffling the cards' bits deals the very hands shuffling the cards would (the same
     # permutation), and a hand is then the sum of its 13 distinct bits: no loop over cards.
     deck = list(_CARD_BITS)
-    rng.shuffle(deck)
+    if type(rng) is random.Random:
+        # rng.shuffle(deck) written out, the same draws in the same order (tests/test_deal.py
+        # checks it against rng.shuffle): without a Python call per card.
+        getrandbits = rng.getrandbits
+        for i, n, k in _SHUFFLE_STEPS:
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+            deck[i], deck[j] = deck[j], deck[i]
+    else:
+        rng.shuffle(deck)  # a subclass may draw otherwise
     return [sum(deck[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(n_players)]

@@ -27,21 +27,19 @@ from . import combos as C
 from . import errors as E
 from .actions import PASS, Action, hand_mask
 from .cards import FULL_DECK, TWOS_MASK, CardSet, mask_str
+from .combos import _CLASSIFY_CACHE, BOMB_CODE, SINGLE_BELOW_TWO, TWO_CARD, is_heavy
 from .deal import deal_field, deal_game, new_server_seed, random_deal
+from .ending import check_end, instant_win_at_start, player_out
 from .events import (
     Chop,
-    Cong,
     Event,
-    GameOver,
     InstantWin,
     Left,
     Pass,
     Play,
     Played,
-    PlayerOut,
     RoundWon,
 )
-from .instant import instant_win_at_deal
 from .legality import check_pass, check_play, check_seat, may_chop_out_of_turn, out_of_turn_kind
 from .moves import beating_plays, leading_plays, out_of_turn_chops
 from .rules import RuleSet
@@ -67,6 +65,12 @@ def _next_seats(n: int) -> tuple[tuple[int, ...], ...]:
         rows.append(tuple(next((s for s in order if mask >> s & 1), -1) for mask in range(16)))
     return tuple(rows)
 
+
+MAX_ATTRIBUTES: Final = 29
+"""The most attributes a game may have. CPython 3.11 keeps an object's attributes in a compact
+table shared by its class (read at a fixed place by the bytecode) for up to 29 names; with a
+30th, each game gets a dictionary of its own and every ``self.x`` becomes a lookup in it: about
+140 machine instructions more a read, 3 % of a pure game. tests/test_snapshots.py counts them."""
 
 _NEXT_SEAT: Final = tuple(_next_seats(n) for n in range(5))
 """Finding the next seat to act is one lookup, not a loop round the table (every action)."""
@@ -104,10 +108,8 @@ class Game:
 
         self.rules = rules
         self.n = len(masks)
+        self._next_seat = _NEXT_SEAT[len(masks)]
         self.hands: list[int] = masks
-        self.initial_hands: tuple[int, ...] = tuple(masks)
-        self.first_game = first_game
-        self.barred_instant_winner = barred_instant_winner
         self.deal: dict[str, Any] | None = None
         """The verifiable deal behind the hands (``scheme``, ``commitment``, seeds), when the
         table dealt one: docs/FAIRNESS.md. Views hide the server seed until the game is over."""
@@ -147,13 +149,16 @@ class Game:
 
         lowest = seen & -seen
         if first_game:
-            self.leader = next(s for s in range(self.n) if masks[s] & lowest)
+            leader = next(s for s in range(self.n) if masks[s] & lowest)
             if rules.first_play_must_contain_lowest:
                 self.required = lowest
-        else:
-            self.leader = 0 if leader is None else leader
-        self.current = self.leader
-        self._check_instant_wins()
+        elif leader is None:
+            leader = 0
+        self._start = (tuple(masks), first_game, barred_instant_winner, leader)
+        """initial_hands, first_game, barred_instant_winner and leader: read once a game or so,
+        so kept in one attribute, for a game to have no more than :data:`MAX_ATTRIBUTES`."""
+        self.current = leader
+        instant_win_at_start(self)
         self._next_action = 1
 
     @classmethod
@@ -205,6 +210,26 @@ class Game:
             game.deal = deal_field(server_seed, client_seeds)
         return game
 
+    @property
+    def initial_hands(self) -> tuple[int, ...]:
+        """The hands as dealt."""
+        return self._start[0]
+
+    @property
+    def first_game(self) -> bool:
+        """Whether this is a first game (3♠, or the lowest card, leads)."""
+        return self._start[1]
+
+    @property
+    def barred_instant_winner(self) -> int | None:
+        """The seat that may not win at the deal (``no_consecutive_instant_win``), if any."""
+        return self._start[2]
+
+    @property
+    def leader(self) -> int:
+        """Who led the game's first round."""
+        return self._start[3]
+
     # --- OpenSpiel-style interface --------------------------------------------------------------
     @property
     def current_player(self) -> int:
@@ -224,25 +249,37 @@ class Game:
         For the current player: ``PASS`` first when passing is allowed, then every play. For any
         other seat: the out-of-turn chops with 4+ consecutive pairs the rules allow, if any.
         """
-        if self.over:
-            return []
         if seat is None or seat == self.current:
-            if self._cache is not None:
-                return list(self._cache)
+            actions = self._cache
+            if actions is not None:
+                return list(actions)
+            if self.over:
+                return []
             hand = self.hands[self.current]
-            if self.last_code == 0:
+            code = self.last_code
+            if not code:
                 actions = leading_plays(hand, self.rules)
-                if self.required:
-                    required = self.required
+                required = self.required
+                if required:
                     actions = [m for m in actions if m & required]
+            elif code < SINGLE_BELOW_TWO:
+                # beating_plays() of a single below a 2, written out (most answers): the cards
+                # above it. Nothing chops it and nobody has been revived to chop.
+                above = (code & 0xFF) + 1
+                rest = hand >> above << above
+                actions = [PASS]
+                while rest:
+                    low = rest & -rest
+                    actions.append(low)
+                    rest ^= low
             else:
-                actions = beating_plays(hand, self.last_code, self.rules)
+                actions = beating_plays(hand, code, self.rules)
                 if self.revived >> self.current & 1:
                     actions = [m for m in actions if out_of_turn_kind(m)]
                 actions.insert(0, PASS)
             self._cache = actions
             return list(actions)
-        if not may_chop_out_of_turn(self, seat) or self.declined >> seat & 1:
+        if self.over or not may_chop_out_of_turn(self, seat) or self.declined >> seat & 1:
             return []
         return out_of_turn_chops(self.hands[seat], self.last_code, self.rules)
 
@@ -285,23 +322,40 @@ class Game:
 
     def apply_action(self, action: int, seat: int | None = None) -> None:
         """Play the cards of mask ``action`` (or pass, for ``PASS``) as ``seat``."""
-        cache = self._cache
-        if (
-            cache is not None
-            and (seat is None or seat == self.current)
-            and not self.over
-            and action in cache
-        ):
+        cache = self._cache  # None once the game is over
+        if cache is not None and (seat is None or seat == self.current) and action in cache:
             # Already known legal for this exact state: skip re-validation (the hot path of
-            # search and simulation, which always act from legal_actions()).
+            # search and simulation, which always act from legal_actions()). What play() and
+            # pass_turn() do, with _do_pass(), _advance() and _record() written out.
             seat = self.current
-            if action == PASS:
-                self._do_pass(seat)
-                self.history.append(_PASSES[seat])
-            else:
-                self._do_play(seat, action, C.classify(action))
+            if action:
+                code = _CLASSIFY_CACHE.get(action) or C.classify(action)
+                self._do_play(seat, action, code)
                 self.history.append(_new_tuple(Action, (seat, "play", action)))
-            self._next_action += 1  # what _record does for a public command, inlined
+                self._next_action += 1
+                return
+            self._cache = None
+            bit = 1 << seat
+            passed = self.passed | bit
+            self.passed = passed
+            revived = self.revived & ~bit
+            self.revived = revived
+            events = self.events
+            events.append(Pass(seat, len(cache) > 1, False, len(events) + 1, self._next_action))
+            self.history.append(_PASSES[seat])
+            last = self.last_seat  # a play is on the table
+            in_game = self.in_game
+            last_bit = 1 << last
+            answering = in_game & (~passed | revived) & ~last_bit | in_game & last_bit
+            next_seat = self._next_seat
+            after = next_seat[seat][answering]
+            if after == last:
+                self._new_round(last)
+            elif after < 0:
+                self._new_round(next_seat[last][in_game], inherited=True)
+            else:
+                self.current = after
+            self._next_action += 1
             return
         if seat is None:
             seat = self.current
@@ -374,7 +428,7 @@ class Game:
         self.bottom.append(seat)
         self._log(Left(seat))
         self._cache = None
-        if not self._check_end() and seat == self.current:
+        if not check_end(self) and seat == self.current:
             self._advance(seat)
         self._record(Action(seat, "leave"))
 
@@ -382,7 +436,8 @@ class Game:
     def _do_play(self, seat: int, mask: int, code: int, auto: bool = False) -> None:
         self._cache = None
         hands = self.hands
-        hands[seat] ^= mask
+        hand = hands[seat] ^ mask
+        hands[seat] = hand
         bit = 1 << seat
         self.played |= bit
         self.required = 0
@@ -392,10 +447,11 @@ class Game:
         out_of_turn = seat != self.current
         play = Play(seat, mask, code, beaten, out_of_turn, auto, len(events) + 1, self._next_action)
         events.append(play)
-        if beaten is not None and code >> 16 in (C.PAIRS, C.QUAD) and C.category(beaten[2]):
+        # A bomb on a 2 or a bomb: a chop.
+        if code >= BOMB_CODE and beaten is not None and is_heavy(beaten[2]):
             chain = []
             for earlier in reversed(round_plays):
-                if C.category(earlier[2]) is None:
+                if not is_heavy(earlier[2]):
                     break
                 chain.append(earlier)
             chain.reverse()
@@ -404,16 +460,32 @@ class Game:
         self.last_seat = seat
         self.last_mask = mask
         self.last_code = code
-        self.passed &= ~bit
+        passed = self.passed & ~bit
+        self.passed = passed
         self.revived = 0
         self.declined = 0
-        if not hands[seat]:
-            self._player_out(seat, mask)
+        if not hand:
+            player_out(self, seat, mask)
             if self.over:
                 return
-        if self.passed and self.rules.four_pairs_after_pass and C.category(code):
+            passed = self.passed
+        if (
+            passed
+            and (code >= BOMB_CODE or code & 0xFF >= TWO_CARD)
+            and self.rules.four_pairs_after_pass
+        ):
             self._revive_choppers()
-        self._advance(seat)
+        # _advance(seat), written out: the one who just played closes the round, if still in.
+        in_game = self.in_game
+        answering = in_game & (~passed | self.revived) & ~bit | in_game & bit
+        next_seat = self._next_seat
+        after = next_seat[seat][answering]
+        if after == seat:
+            self._new_round(seat)
+        elif after < 0:
+            self._new_round(next_seat[seat][in_game], inherited=True)
+        else:
+            self.current = after
 
     def _do_pass(self, seat: int, auto: bool = False) -> None:
         if self._cache is not None:
@@ -447,7 +519,7 @@ class Game:
         if last >= 0:  # the last player's turn coming back round closes the round
             last_bit = 1 << last
             answering = answering & ~last_bit | in_game & last_bit
-        next_seat = _NEXT_SEAT[self.n]
+        next_seat = self._next_seat
         seat = next_seat[from_seat][answering]
         if seat == -1:
             # Nobody can answer and the last player has gone: the next one on leads (hưởng sái).
@@ -485,79 +557,6 @@ class Game:
         event.action = self._next_action
         self.events.append(event)
 
-    def _player_out(self, seat: int, last_play: int) -> None:
-        bit = 1 << seat
-        self.in_game &= ~bit
-        self.passed &= ~bit
-        if self.rules.two_last_ranks_last and last_play & TWOS_MASK:
-            self.bottom.append(seat)
-            self._log(PlayerOut(seat, self.n - len(self.bottom) + 1, ranks_last=True))
-        else:
-            self.top.append(seat)
-            self._log(PlayerOut(seat, len(self.top)))
-            if len(self.top) == 1 and self.rules.full_ranking:
-                self._freeze_cong()
-        self._check_end()
-
-    def _freeze_cong(self) -> None:
-        """Full ranking: players who had not played when the first went out are cóng and stop."""
-        cong = tuple(s for s in range(self.n) if self.in_game >> s & 1 and not self.played >> s & 1)
-        if cong:
-            self.cong = cong
-            self._log(Cong(cong))
-            # Ranked among themselves in play order from the winner, as losers are elsewhere.
-            winner = self.top[0]
-            for s in sorted(cong, key=lambda s: (winner - s) % self.n):
-                self.in_game &= ~(1 << s)
-                self.bottom.append(s)
-
-    def _check_end(self) -> bool:
-        remaining = [s for s in range(self.n) if self.in_game >> s & 1]
-        if self.top and not self.rules.full_ranking:
-            self._finish("out", remaining)
-            return True
-        if len(remaining) <= 1:
-            self.top.extend(remaining)
-            self._finish("out" if self.top and not self.left else "left", [])
-            return True
-        return False
-
-    def _finish(self, reason: str, losers_in_game: list[int]) -> None:
-        self.over = True
-        self._cache = None
-        winner = self.top[0] if self.top else None
-        if winner is not None and not self.rules.full_ranking:
-            cong = tuple(s for s in losers_in_game if not self.played >> s & 1)
-            if cong:
-                self.cong = cong
-                self._log(Cong(cong))
-            start = winner
-            order = {(start + k) % self.n: k for k in range(self.n)}
-            losers_in_game.sort(key=lambda s: (self.hands[s].bit_count(), order[s]))
-        self.winner = winner
-        ranking = tuple(self.top + losers_in_game + self.bottom[::-1])
-        self.ranking = ranking
-        self._log(GameOver(winner, ranking, reason, tuple(self.hands)))
-
-    def _check_instant_wins(self) -> None:
-        event = instant_win_at_deal(
-            self.hands, self.rules, self.first_game, self.leader, self.barred_instant_winner
-        )
-        if event is None:
-            return
-        seats = event.seats
-        self.instant_win = event
-        self._log(event)
-        self.top = list(seats)
-        self.in_game = 0
-        self.over = True
-        self.winner = seats[0]
-        losers = [s for s in range(self.n) if s not in seats]
-        order = {(self.leader + k) % self.n: k for k in range(self.n)}
-        losers.sort(key=lambda s: order[s])
-        self.ranking = tuple(self.top + losers)
-        self._log(GameOver(self.winner, self.ranking, "instant_win", tuple(self.hands)))
-
     # --- copies and snapshots -------------------------------------------------------------------
     def copy(self) -> Game:
         """An independent copy, cheap enough for search: lists are copied, events shared.
@@ -568,10 +567,9 @@ class Game:
         twin = Game.__new__(Game)
         twin.rules = self.rules
         twin.n = self.n
+        twin._next_seat = self._next_seat
         twin.hands = self.hands.copy()
-        twin.initial_hands = self.initial_hands
-        twin.first_game = self.first_game
-        twin.barred_instant_winner = self.barred_instant_winner
+        twin._start = self._start
         twin.events = self.events.copy()
         twin.history = self.history.copy()
         twin.in_game = self.in_game
@@ -592,7 +590,6 @@ class Game:
         twin.ranking = self.ranking
         twin.instant_win = self.instant_win
         twin.over = self.over
-        twin.leader = self.leader
         twin.current = self.current
         twin.deal = None if self.deal is None else dict(self.deal)
         twin._cache = self._cache
