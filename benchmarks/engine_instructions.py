@@ -77,7 +77,7 @@ def main() -> None:
         played, kind = instructions(args.games, args.seed, pure)
         idle, _ = instructions(0, args.seed, pure)
         per_game = (played - idle) / args.games
-        print(f"  {kind:60s} {per_game / 1e6:7.3f} million instructions per game")
+        print(f"  {per_game / 1e6:6.3f} million instructions per game: {kind}")
 
 
 if __name__ == "__main__":

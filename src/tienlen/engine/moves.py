@@ -251,14 +251,9 @@ def _all_runs(
     return out
 
 
-def _straight_table(min_len: int) -> dict[int, tuple[int, tuple[int, ...]]]:
-    """For each set of ranks a hand may hold (a ranks_with() mask, 2s left out) with a straight
-    of ``min_len`` ranks or more in it: the spans of all those straights — a span holds all 4
-    bits of each of its ranks — ordered by top rank, then length, after the ranks they cover.
-
-    A stretch of consecutive ranks gives the same spans wherever it is met, so they are listed
-    once per stretch (78 of them) and each set of ranks strings its stretches' together.
-    """
+def _spans_by_stretch(min_len: int) -> dict[int, tuple[int, ...]]:
+    """For each stretch of consecutive ranks (2s left out; all 4 bits of each rank): the spans
+    of the straights of ``min_len`` ranks or more within it, by top rank, then length."""
     by_stretch: dict[int, tuple[int, ...]] = {}
     for lo in range(12):
         for hi in range(lo + min_len - 1, 12):
@@ -267,31 +262,37 @@ def _straight_table(min_len: int) -> dict[int, tuple[int, tuple[int, ...]]]:
                 for start in range(top - min_len + 1, lo - 1, -1):
                     spans.append((16 << (4 * top)) - (1 << (4 * start)))
             by_stretch[(16 << (4 * hi)) - (1 << (4 * lo))] = tuple(spans)
-    table: dict[int, tuple[int, tuple[int, ...]]] = {}
-    for held in range(1 << 12):
-        ranks = 0
-        for rank in range(12):
-            if held >> rank & 1:
-                ranks |= 1 << (4 * rank)
-        rest = ranks * 15  # the held ranks' nibbles: a stretch is a run of set bits
-        found: tuple[int, ...] = ()
-        cover = 0
-        while rest:
-            low = rest & -rest
-            stretch = rest & ~(rest + low)
-            rest ^= stretch
-            of_stretch = by_stretch.get(stretch, ())
-            if of_stretch:
-                found += of_stretch
-                cover |= stretch & _FOLD
-        if found:
-            table[ranks] = (cover, found)
-    return table
+    return by_stretch
 
 
-_STRAIGHT_SPANS: Final = {3: _straight_table(3)}
-""":func:`_straight_table` by minimum straight length: 3 (every preset) built at import (about
-ten milliseconds), any other when a rule set first asks for it."""
+_BY_STRETCH: Final[dict[int, dict[int, tuple[int, ...]]]] = {}
+""":func:`_spans_by_stretch` by minimum straight length, made when first asked for."""
+
+
+def _straight_spans(ranks: int, min_len: int) -> tuple[int, tuple[int, ...]]:
+    """For the ranks a hand holds (a ranks_with() mask, 2s left out): the spans of its
+    straights, in the order they are listed, after the ranks they cover (bit ``4 * rank``). The
+    spans depend on the ranks held only; each stretch of consecutive ranks adds its own."""
+    by_stretch = _BY_STRETCH.get(min_len)
+    if by_stretch is None:
+        by_stretch = _BY_STRETCH[min_len] = _spans_by_stretch(min_len)
+    rest = ranks * 15  # the held ranks' nibbles: a stretch is a run of set bits
+    found: tuple[int, ...] = ()
+    cover = 0
+    while rest:
+        low = rest & -rest
+        stretch = rest & ~(rest + low)
+        rest ^= stretch
+        of_stretch = by_stretch.get(stretch)
+        if of_stretch:
+            found += of_stretch
+            cover |= stretch & _FOLD
+    return cover, found
+
+
+_STRAIGHT_SPANS: Final[dict[int, dict[int, tuple[int, tuple[int, ...]]]]] = {}
+""":func:`_straight_spans` by minimum straight length, then by the ranks held: filled as sets
+of ranks are met (at most 4,096 for each length)."""
 
 
 def leading_plays(hand: int, rules: RuleSet) -> list[int]:
@@ -317,20 +318,25 @@ def leading_plays(hand: int, rules: RuleSet) -> list[int]:
     ones = (ones | ones >> 2) & _NO_TWOS
     if not ones & (ones >> 4) & (ones >> 8):
         return out  # no three ranks in a row: no straight, no run of pairs
-    table = _STRAIGHT_SPANS.get(rules.min_straight)
+    min_len = rules.min_straight
+    table = _STRAIGHT_SPANS.get(min_len)
     if table is None:
-        table = _STRAIGHT_SPANS[rules.min_straight] = _straight_table(rules.min_straight)
+        table = _STRAIGHT_SPANS[min_len] = {}
+    found = table.get(ones)
+    if found is None:
+        found = table[ones] = _straight_spans(ones, min_len)
+    cover, spans = found
     twos = (x & (x >> 1) & _LOW3) | (x & (x >> 2) & _LOW2) | (x & (x >> 3) & _FOLD)
     twos |= twos >> 1
     twos |= twos >> 2
     twos &= _NO_TWOS
-    found = table.get(ones)  # None: no straight of min_straight ranks (there may be pairs)
-    if found is not None and not twos & found[0]:
-        out += [hand & span for span in found[1]]  # one card of each rank in the straights
-    elif found is not None:
+    # No spans: no straight of min_straight ranks (there may still be 3 pairs in a row).
+    if spans and not twos & cover:
+        out += [hand & span for span in spans]  # one card of each rank in the straights
+    elif spans:
         plain = hand & ~(twos * 15)
         sub = SUBS[1]
-        for span in found[1]:
+        for span in spans:
             rich = twos & span
             if rich:
                 runs = [plain & span]
