@@ -685,3 +685,18 @@ def test_the_quick_deal_leaves_other_generators_to_shuffle_their_way() -> None:
     Drawn(5).shuffle(deck)
     assert hands == [D.mask_of(deck[13 * s : 13 * s + 13]) for s in range(4)]
     assert hands != D.random_deal(4, random.Random(5))
+
+
+def test_a_new_game_refuses_mixed_up_deal_arguments() -> None:
+    rules = RuleSet.preset("thapthanh")
+    with pytest.raises(ValueError, match=r"^a verifiable deal comes from seeds, not from a random"):
+        Game.new(rules, 4, server_seed=bytes(32), seed=1)
+    with pytest.raises(ValueError, match=r"^a verifiable deal comes from seeds, not from a random"):
+        Game.new(rules, 4, secure=True, rng=random.Random(1))
+    with pytest.raises(ValueError, match=r"^client seeds need a verifiable deal \(secure or"):
+        Game.new(rules, 4, seed=1, client_seeds=[b"x"] * 4)
+    quick = Game.new(rules, 4, seed=1)
+    assert quick.deal is None and list(quick.initial_hands) == D.random_deal(4, seed=1)
+    dealt = Game.new(rules, 4, server_seed=bytes(32), client_seeds=[b"a", b"b", b"c", b"d"])
+    assert dealt.deal == D.deal_field(bytes(32), [b"a", b"b", b"c", b"d"])
+    assert list(dealt.initial_hands) == D.deal_hands(bytes(32), [b"a", b"b", b"c", b"d"], 4)

@@ -12,7 +12,7 @@ symbols (``10♥``); :func:`card_ascii` gives the ASCII form (``10h``) used in g
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 Card = int
@@ -204,3 +204,22 @@ class CardSet:
 
     def __repr__(self) -> str:
         return f"CardSet({mask_ascii(self.mask)!r})"
+
+
+HAND_CARDS: Final = 13
+"""Cards dealt to each seat."""
+
+
+def check_hands(hands: Sequence[int]) -> int:
+    """Refuse (ValueError, naming the seat) hands that are not 13 distinct cards each; returns
+    every card dealt: what a game checks of the hands it is given."""
+    seen = 0
+    for seat, mask in enumerate(hands):
+        if mask < 0 or mask & ~FULL_DECK:
+            raise ValueError(f"seat {seat}: not a set of cards")
+        if mask.bit_count() != HAND_CARDS:
+            raise ValueError(f"seat {seat} holds {mask.bit_count()} cards, not {HAND_CARDS}")
+        if mask & seen:
+            raise ValueError(f"seat {seat}: {mask_str(mask & seen)} dealt twice")
+        seen |= mask
+    return seen

@@ -288,3 +288,33 @@ def random_deal(
     else:
         rng.shuffle(deck)  # a subclass may draw otherwise
     return [sum(deck[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(n_players)]
+
+
+def deal_for_game(
+    n_players: int,
+    redeal_four_twos: bool,
+    *,
+    seed: int | None = None,
+    rng: random.Random | None = None,
+    secure: bool = False,
+    server_seed: bytes | None = None,
+    client_seeds: Sequence[bytes] = (),
+) -> tuple[list[int], dict[str, Any] | None]:
+    """The hands of a new game and its ``deal`` field (None for a quick deal): what
+    ``Game.new`` deals, with the same arguments. A verifiable deal (``secure`` or a
+    ``server_seed``) takes no ``seed`` or ``rng``; a quick deal takes no client seeds; four 2s
+    in one hand are dealt again when ``redeal_four_twos``."""
+    if secure or server_seed is not None:
+        if seed is not None or rng is not None:
+            raise ValueError("a verifiable deal comes from seeds, not from a random generator")
+        server_seed = new_server_seed() if server_seed is None else server_seed
+        dealt = deal_game(server_seed, client_seeds, n_players, redeal_four_twos=redeal_four_twos)
+        return dealt.hands, deal_field(server_seed, client_seeds)
+    if client_seeds:
+        raise ValueError("client seeds need a verifiable deal (secure or server_seed)")
+    if rng is None:
+        rng = random.Random(seed)
+    hands = random_deal(n_players, rng)
+    while redeal_four_twos and needs_redeal(hands):
+        hands = random_deal(n_players, rng)
+    return hands, None

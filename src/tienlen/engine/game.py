@@ -26,20 +26,11 @@ from typing import Any, Final
 from . import combos as C
 from . import errors as E
 from .actions import PASS, Action, hand_mask
-from .cards import FULL_DECK, TWOS_MASK, CardSet, mask_str
+from .cards import CardSet, check_hands, mask_str
 from .combos import _CLASSIFY_CACHE, BOMB_CODE, SINGLE_BELOW_TWO, TWO_CARD, is_heavy
-from .deal import deal_field, deal_game, new_server_seed, random_deal
+from .deal import deal_for_game
 from .ending import check_end, instant_win_at_start, player_out
-from .events import (
-    Chop,
-    Event,
-    InstantWin,
-    Left,
-    Pass,
-    Play,
-    Played,
-    RoundWon,
-)
+from .events import Chop, Event, InstantWin, Left, Pass, Play, Played, RoundWon
 from .legality import check_pass, check_play, check_seat, may_chop_out_of_turn, out_of_turn_kind
 from .moves import beating_plays, leading_plays, out_of_turn_chops
 from .rules import RuleSet
@@ -67,11 +58,9 @@ def _next_seats(n: int) -> tuple[tuple[int, ...], ...]:
 
 
 MAX_ATTRIBUTES: Final = 29
-"""The most attributes a game may have. CPython 3.11 keeps an object's attributes in a compact
-table shared by its class (read at a fixed place by the bytecode) for up to 29 names; with a
-30th, each game gets a dictionary of its own and every ``self.x`` becomes a lookup in it: about
-140 machine instructions more a read, 3 % of a pure game. tests/test_snapshots.py counts them."""
-
+"""The most attributes a game may have: CPython 3.11 reads an object's attributes from a table
+shared by its class for up to 29 names, and from a dictionary of its own past them (about 140
+machine instructions more a read, 3 % of a pure game). tests/test_snapshots.py counts them."""
 _NEXT_SEAT: Final = tuple(_next_seats(n) for n in range(5))
 """Finding the next seat to act is one lookup, not a loop round the table (every action)."""
 
@@ -94,15 +83,7 @@ class Game:
         masks = [hand_mask(h) for h in hands]
         if not 2 <= len(masks) <= 4:
             raise ValueError(f"Tiến Lên is played by 2 to 4 players, not {len(masks)}")
-        seen = 0
-        for seat, mask in enumerate(masks):
-            if mask < 0 or mask & ~FULL_DECK:
-                raise ValueError(f"seat {seat}: not a set of cards")
-            if mask.bit_count() != HAND_SIZE:
-                raise ValueError(f"seat {seat} holds {mask.bit_count()} cards, not {HAND_SIZE}")
-            if mask & seen:
-                raise ValueError(f"seat {seat}: {mask_str(mask & seen)} dealt twice")
-            seen |= mask
+        seen = check_hands(masks)
         if leader is not None and not 0 <= leader < len(masks):
             raise ValueError(f"leader must be a seat from 0 to {len(masks) - 1}")
 
@@ -183,22 +164,15 @@ class Game:
         seed, or pass the ``server_seed`` whose commitment the table published, with the
         seats' ``client_seeds``; :attr:`deal` then holds what a player needs to check the deal.
         """
-        if secure or server_seed is not None:
-            if seed is not None or rng is not None:
-                raise ValueError("a verifiable deal comes from seeds, not from a random generator")
-            server_seed = new_server_seed() if server_seed is None else server_seed
-            dealt = deal_game(
-                server_seed, client_seeds, n_players, redeal_four_twos=rules.redeal_four_twos
-            )
-            hands = dealt.hands
-        else:
-            if client_seeds:
-                raise ValueError("client seeds need a verifiable deal (secure or server_seed)")
-            if rng is None:
-                rng = random.Random(seed)
-            hands = random_deal(n_players, rng)
-            while rules.redeal_four_twos and any(h & TWOS_MASK == TWOS_MASK for h in hands):
-                hands = random_deal(n_players, rng)
+        hands, deal = deal_for_game(
+            n_players,
+            rules.redeal_four_twos,
+            seed=seed,
+            rng=rng,
+            secure=secure,
+            server_seed=server_seed,
+            client_seeds=client_seeds,
+        )
         game = cls(
             rules,
             hands,
@@ -206,8 +180,7 @@ class Game:
             leader=leader,
             barred_instant_winner=barred_instant_winner,
         )
-        if server_seed is not None:
-            game.deal = deal_field(server_seed, client_seeds)
+        game.deal = deal
         return game
 
     @property
@@ -263,8 +236,7 @@ class Game:
                 if required:
                     actions = [m for m in actions if m & required]
             elif code < SINGLE_BELOW_TWO:
-                # beating_plays() of a single below a 2, written out (most answers): the cards
-                # above it. Nothing chops it and nobody has been revived to chop.
+                # beating_plays() written out for most answers: nothing chops, none revived.
                 above = (code & 0xFF) + 1
                 rest = hand >> above << above
                 actions = [PASS]
@@ -324,9 +296,8 @@ class Game:
         """Play the cards of mask ``action`` (or pass, for ``PASS``) as ``seat``."""
         cache = self._cache  # None once the game is over
         if cache is not None and (seat is None or seat == self.current) and action in cache:
-            # Already known legal for this exact state: skip re-validation (the hot path of
-            # search and simulation, which always act from legal_actions()). What play() and
-            # pass_turn() do, with _do_pass(), _advance() and _record() written out.
+            # Known legal in this very state: no re-validation (search and simulation act from
+            # legal_actions()). play() or pass_turn(), _do_pass() and _advance() written out.
             seat = self.current
             if action:
                 code = _CLASSIFY_CACHE.get(action) or C.classify(action)
@@ -559,11 +530,10 @@ class Game:
 
     # --- copies and snapshots -------------------------------------------------------------------
     def copy(self) -> Game:
-        """An independent copy, cheap enough for search: lists are copied, events shared.
+        """An independent copy, cheap enough for search: a few list copies, not a replay.
 
-        Events already in the log are shared with the copy (the game never changes an event
-        once numbered), so a copy costs a few list copies, not a replay.
-        """
+        Events already in the log are shared with the copy: the game never changes an event
+        once numbered."""
         twin = Game.__new__(Game)
         twin.rules = self.rules
         twin.n = self.n
