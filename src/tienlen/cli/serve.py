@@ -7,7 +7,6 @@ commands start as fast as before.
 
 from __future__ import annotations
 
-import gc
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -70,6 +69,7 @@ def serve_cmd(
     settings = settings_from(host=host, port=port, data_dir=data_dir, database_url=database_url)
     import uvicorn
 
+    from ..server import collector
     from ..server.app import create_app
     from ..server.page import page_folder
     from ..server.serving import uvicorn_options
@@ -86,13 +86,8 @@ def serve_cmd(
         f"database: {redacted(settings.resolved_database_url)}"
     )
     app = create_app(settings)
-    # What is loaded by now (modules, classes, schemas: most of the heap) lives as long as the
-    # server: out of the garbage collector's full collections, which otherwise walk it all;
-    # and young objects are collected every 10,000 allocations, not 700 (docs/BENCHMARKS.md,
-    # "Server load": together they cut the collector's time by three quarters).
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000)
+    # Short collector pauses for live tables: server/collector.py says why.
+    collector.configure()
     uvicorn.run(
         app,
         host=settings.host,

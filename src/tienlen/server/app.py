@@ -3,7 +3,8 @@
 At start (the ASGI lifespan) it creates the data folder and the secret key if missing, opens
 the database, applies the migrations, starts and warms the bots' process pool and the
 analysis pool (:mod:`.botpool`), and opens again the tables that were open (resuming or
-voiding their games: :mod:`.restore`); at stop it closes the tables and the database.
+voiding their games: :mod:`.restore`) and, under ``tienlen serve``, the periodic full garbage
+collection (:mod:`.collector`); at stop it closes the tables and the database.
 Everything a request needs is on ``app.state.server`` (:class:`Server`): the settings, the
 session factory, the clock and the password hasher; the live tables are on
 ``app.state.lobby`` (:mod:`.lobby`).
@@ -11,6 +12,8 @@ session factory, the clock and the password hasher; the live tables are on
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
@@ -25,6 +28,7 @@ from .botpool import bot_workers, shared_analysis_pool, shared_bot_pool, warm_po
 from .chat import LOBBY, ChatHub
 from .chat_guard import ChatGuard
 from .clock import Clock, system_clock
+from .collector import full_collections, full_collections_off
 from .errors import BodyLimit, install_handlers
 from .limits import AccountGuards
 from .page import mount_page
@@ -144,10 +148,18 @@ def create_app(
                 analysis_pool=analysis_pool,
             )
             app.state.lobby = lobby = Lobby(server, table_config, table_clock)
+            collections = None
+            if full_collections_off():  # `tienlen serve`: the full collections are ours to run
+                every_s = config.gc_full_collection_minutes * 60
+                collections = asyncio.create_task(full_collections(every_s))
             try:
                 app.state.restored = await reopen_tables(lobby)
                 yield
             finally:
+                if collections is not None:
+                    collections.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await collections
                 await lobby.close()
                 await guard.close()
                 await chat.close()
