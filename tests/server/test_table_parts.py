@@ -107,6 +107,17 @@ def test_an_outbox_numbers_keeps_the_latest_and_says_what_was_missed() -> None:
     assert Outbox(3).since(0) == []
 
 
+def test_an_outbox_keeps_at_most_its_text_bound_but_always_the_latest() -> None:
+    box = Outbox(256, chars=130)
+    sent = [box.add({"type": "chat", "text": "x" * 30}) for _ in range(6)]  # 61 characters each
+    assert len(sent[0].text) == 61
+    assert box.since(4) == sent[4:] and box.since(3) is None  # two fit in 130, not three
+    long = box.add({"type": "chat", "text": "y" * 500})
+    assert box.since(6) == [long] and box.since(5) is None  # alone over the bound: still kept
+    assert box.since(7) == []
+    assert sum(len(text) for _, text in box._log) == box._kept == len(long.text)
+
+
 def test_a_broadcast_written_once_reads_as_each_copy_written_alone() -> None:
     message = {"type": "chat", "text": 'Chào cả bàn \u2665 "ok"', "seat": None, "at": 1.5}
     text = to_json(message)
@@ -130,6 +141,7 @@ def test_a_broadcast_written_once_reads_as_each_copy_written_alone() -> None:
         {"grace_s": "60"},
         {"bot_budget_s": 0},
         {"log_size": 0},
+        {"log_chars": 0},
         {"rate": 0},
         {"burst": 0.5},
     ],

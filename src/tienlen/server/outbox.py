@@ -44,14 +44,24 @@ class Numbered(dict[str, Any]):
 
 
 class Outbox:
-    """The numbered messages of one recipient at one table, the latest ``size`` kept."""
+    """The numbered messages of one recipient at one table: the latest ``size`` kept, fewer
+    where their text would pass ``chars`` characters together (the latest is always kept).
 
-    __slots__ = ("_log", "n")
+    The text bound keeps a busy table's memory small: a seat's update is about 1,200
+    characters, so 256 of them per player were 1.2 MB a table, 600 MB at 500 tables
+    (docs/BENCHMARKS.md, "Server load"); a client that missed more than the kept text gets
+    a fresh ``state`` instead, as correct and about as long as two updates."""
 
-    def __init__(self, size: int) -> None:
+    __slots__ = ("_chars", "_kept", "_log", "_size", "n")
+
+    def __init__(self, size: int, chars: int | None = None) -> None:
         self.n = 0
         """The number of the last message; 0 before the first."""
-        self._log: deque[tuple[int, str]] = deque(maxlen=size)
+        self._log: deque[tuple[int, str]] = deque()
+        self._size = size
+        self._chars = chars
+        self._kept = 0
+        """Characters of text in the log."""
 
     def add(self, message: dict[str, Any], text: str | None = None) -> Numbered:
         """Number a message (a copy: ``message`` may be shared by several recipients).
@@ -64,7 +74,14 @@ class Outbox:
             numbered.text = to_json(numbered)
         else:
             numbered.text = f'{{"n":{self.n},{text[1:]}'
-        self._log.append((self.n, numbered.text))
+        log = self._log
+        log.append((self.n, numbered.text))
+        self._kept += len(numbered.text)
+        limit = self._chars
+        while len(log) > 1 and (
+            len(log) > self._size or (limit is not None and self._kept > limit)
+        ):
+            self._kept -= len(log.popleft()[1])
         return numbered
 
     def since(self, last_n: int) -> list[dict[str, Any]] | None:

@@ -72,9 +72,10 @@ def view_delta(view: View) -> dict[str, Any]:
 class Recipients:
     """The members of one table and the messages they are sent."""
 
-    def __init__(self, send: Send, log_size: int) -> None:
+    def __init__(self, send: Send, log_size: int, log_chars: int | None = None) -> None:
         self._send_hook = send
         self._log_size = log_size
+        self._log_chars = log_chars
         self.members: dict[str, Member] = {}
 
     def connected(self, user: str) -> bool:
@@ -85,7 +86,9 @@ class Recipients:
         """A connection of ``user`` opened; numbered messages reach it after ``hello``."""
         member = self.members.get(user)
         if member is None:
-            member = self.members[user] = Member(user, name, Outbox(self._log_size))
+            member = self.members[user] = Member(
+                user, name, Outbox(self._log_size, self._log_chars)
+            )
         member.name = name
         member.connected = True
         member.synced = False

@@ -54,7 +54,9 @@ class TableConfig:
     bot_delay_s: float = 0.8
     """The least time a bot takes, so people can follow (and chop) its plays."""
     log_size: int = 256
-    """Messages kept per recipient for resuming."""
+    """Messages kept per recipient for resuming, at most ..."""
+    log_chars: int = 64_000
+    """... and at most this much of their text (about 50 updates; server/outbox.py)."""
     rate: float = 10.0
     """Messages a connection may send a second (``burst`` at once); see :class:`RateLimit`."""
     burst: float = 20.0
@@ -71,8 +73,8 @@ class TableConfig:
                 raise ValueError(f"{f.name} must be a number of seconds, 0 or more")
         if self.turn_s <= 0 or self.bot_budget_s <= 0:
             raise ValueError("turn_s and bot_budget_s must be more than 0")
-        if self.log_size < 1:
-            raise ValueError("log_size must be at least 1")
+        if self.log_size < 1 or self.log_chars < 1:
+            raise ValueError("log_size and log_chars must be at least 1")
         if not (self.rate > 0 and self.burst >= 1):
             raise ValueError("rate must be more than 0 and burst at least 1")
 

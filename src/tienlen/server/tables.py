@@ -108,7 +108,7 @@ class LiveTable:
         self._task: asyncio.Task[None] | None = None
         self._limits: dict[str, P.RateLimit] = {}
         self._connections: dict[str, int] = {}
-        self.recipients = Recipients(send, config.log_size)
+        self.recipients = Recipients(send, config.log_size, config.log_chars)
         self._alarms = Alarms(
             self.clock, lambda key, when: self._queue.put_nowait(Alarm(key, when))
         )
