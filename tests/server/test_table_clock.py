@@ -428,6 +428,29 @@ def test_the_deal_waits_for_client_seeds_until_the_deadline() -> None:
     assert answers == {"s": None, "again": "seed_already_sent", "w": "not_playing"}
 
 
+def test_without_client_seeds_the_deal_is_sent_with_its_commitment() -> None:
+    async def main() -> tuple[Harness, Harness]:
+        h = Harness(config=NO_SEEDS)
+        h.table.start()
+        for k in range(3):
+            h.client(f"u{k}", idle=True).join(k)
+        await h.advance(FAST.start_wait_s)  # dealt at the start alarm
+        await h.table.close()
+        h2 = Harness(config=NO_SEEDS)
+        h2.table.start()
+        for k in range(4):
+            h2.client(f"u{k}", idle=True).join(k)
+        await h2.table.idle()  # dealt at the fourth "ready": nobody sends anything after it
+        await h2.table.close()
+        return h, h2
+
+    for h in run(main()):
+        assert h.problems == []
+        for user in h.clients:
+            kinds = [m["type"] for m in h.sent[user]]
+            assert "commitment" in kinds and kinds[kinds.index("commitment") + 1] == "game", kinds
+
+
 def test_standing_up_before_the_deal_calls_it_off() -> None:
     async def main() -> Harness:
         h = Harness()

@@ -380,20 +380,25 @@ class LiveTable:
 
     # --- the flow of games -----------------------------------------------------------------------
     async def _after_change(self) -> None:
-        game, lineup = self.game, self.lineup
-        if self.phase == "playing" and game is not None and lineup is not None:
-            turn, chops = (None, {}) if game.over else self._schedule()
-            self.recipients.publish(self.game_no, lineup.seats, self._view, turn, chops)
-            if game.over:
-                await self._finish_game()
+        await self._publish_game()
         if self.phase == "waiting":
             await self._maybe_start()
+            await self._publish_game()  # dealt at once: no client seeds to wait for
         info = self.table_info()
         if info != self._last_table:
             self._last_table = info
             self.recipients.broadcast({"type": "table", **info})
             if self._on_table is not None:
                 self._on_table(info)
+
+    async def _publish_game(self) -> None:
+        """Send each member what the last change did to the game, and settle it once over."""
+        game, lineup = self.game, self.lineup
+        if self.phase == "playing" and game is not None and lineup is not None:
+            turn, chops = (None, {}) if game.over else self._schedule()
+            self.recipients.publish(self.game_no, lineup.seats, self._view, turn, chops)
+            if game.over:
+                await self._finish_game()
 
     async def _maybe_start(self, force: bool = False) -> None:
         """Deal when at least two are ready, a person among them: at once when every seat is
