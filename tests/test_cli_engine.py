@@ -149,7 +149,7 @@ def test_replay_writes_every_card_in_ascii() -> None:
     out = json.loads(result.stdout)
     assert out["cards_left"][2] == "" and out["cards_left"][3].startswith("3s 3c 3d 3h")
     reasons = [item["reason"] for item in out["items"]]
-    assert "caught holding four of a kind (3s 3c 3d 3h): 10" in reasons
+    assert "caught holding four of a kind (3s 3c 3d 3h): 10 cards" in reasons
     assert "chặt heo đỏ (2h): heo đen 5 + heo đỏ 10 = 15 lá" in [
         item["reason_vi"] for item in out["items"]
     ]

@@ -133,7 +133,7 @@ def test_cong_paid_as_an_instant_win_loss_says_cong() -> None:
     rules = {"preset": "bigfun", "overrides": {"scoring": {"cong_pays_everyone": True}}}
     line = settle(game_of("bigfun_one_cong", rules)).to_dict()["items"][0]
     assert line["facts"] == {"what": "instant_win", "hands": [], "units": 2, "cong": True}
-    assert (line["reason"], line["reason_vi"]) == ("cóng: 2", "cóng: 2 cược")
+    assert (line["reason"], line["reason_vi"]) == ("cóng: 2 units", "cóng: 2 cược")
 
 
 def test_the_json_gives_the_facts_in_ascii_cards_beside_the_words() -> None:
@@ -153,13 +153,19 @@ def test_the_json_gives_the_facts_in_ascii_cards_beside_the_words() -> None:
 def test_the_words_are_made_from_the_facts() -> None:
     line = Item(1, 0, 20, 20, ThoiFacts(Penalty("red_two", m("2d"), 20)))
     assert (line.reason_en, line.reason_vi) == (
-        "caught holding red 2 (2♦): 20",
+        "caught holding red 2 (2♦): 20 cards",
         "thối heo đỏ (2♦): 20 lá",
     )
     other = dataclasses.replace(line, facts=ThoiFacts(Penalty("quad", m("9s 9c 9d 9h"), 3)))
     assert other.reason_vi == "thối tứ quý (9♠ 9♣ 9♦ 9♥): 3 lá"
     in_bets = dataclasses.replace(other, in_cards=False, for_seat=3)
     assert in_bets.reason_vi == "đền bài thay ghế 3: thối tứ quý (9♠ 9♣ 9♦ 9♥): 3 cược"
+    assert (
+        in_bets.reason_en
+        == "đền bài for seat 3: caught holding four of a kind (9♠ 9♣ 9♦ 9♥): 3 units"
+    )
+    one = dataclasses.replace(line, facts=CongFacts(1), in_cards=False)
+    assert (one.reason_en, one.reason_vi) == ("cóng (no card played): 1 unit", "cóng: 1 cược")
     run = Penalty("pairs", m("3s 3c 4s 4c 5s 5c 6s 6c 7s 7c"), 16)
     assert Item(1, 0, 16, 16, ThoiFacts(run)).reason_en.startswith("caught holding 5 consecutive")
 
@@ -380,3 +386,42 @@ def test_every_line_is_its_facts_times_the_bet(preset: str, seed: int) -> None:
         assert sum(p.owed for p in pieces) == 7 * pieces[0].units
         assert len({p.payer for p in pieces}) == 1
         assert max(p.owed for p in pieces) - min(p.owed for p in pieces) <= 1
+
+
+# --- the settlement's wire types ---------------------------------------------------------------
+
+
+def test_every_settlement_is_typed_by_its_schema() -> None:
+    """``Settlement.to_dict()`` is what the schemas type a ``settlement`` as
+    (:mod:`tienlen.money.wire`): the seeds' worked examples and random games, every kind of
+    line, đền bài and shared lines, a void game's notes."""
+    from pydantic import TypeAdapter, ValidationError
+
+    from tienlen.money.wire import Settlement as SettlementDict
+
+    adapter = TypeAdapter(SettlementDict)
+    games = [game_of(path.stem.removeprefix("scoring_")) for path in RECORDS.glob("scoring_*.json")]
+    games += [
+        play_randomly(RuleSet.preset(preset), n, seed)
+        for preset in sorted(SCORING_PRESETS)
+        for n in (2, 3, 4)
+        for seed in range(40)
+    ]
+    whats: set[str] = set()
+    extras: set[str] = set()
+    for game in games:
+        out = json.loads(json.dumps(settle(game, bet=1000, fee_bp=600).to_dict()))
+        assert adapter.validate_python(out) == out
+        for item in out["items"]:
+            whats.add(item["facts"]["what"])
+            extras |= {"for_seat", "shared_by", "notes"} & set(item["facts"])
+        if "notes" in out:
+            extras.add("notes")
+    kinds = {"chop", "cards", "thoi", "cong", "multiplier", "instant_win", "place"}
+    assert whats == kinds and extras == {"for_seat", "shared_by", "notes"}, (whats, extras)
+    paid = next(out for game in games if (out := settle(game, bet=1000).to_dict())["items"])
+    with pytest.raises(ValidationError):
+        adapter.validate_python(paid | {"secret": 1})
+    item = paid["items"][0]
+    with pytest.raises(ValidationError):
+        adapter.validate_python(paid | {"items": [item | {"facts": item["facts"] | {"what": "x"}}]})

@@ -29,7 +29,7 @@ from engine_driver import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tienlen.engine.cards import FULL_DECK, cards_of, mask_of, parse_mask
+from tienlen.engine.cards import FULL_DECK, cards_of, mask_ascii, mask_of, parse_mask
 from tienlen.engine.codec import (
     event_to_dict,
     seat_delta,
@@ -236,10 +236,10 @@ def check_views(game: Game) -> None:
         for other in range(game.n):
             if other != seat:
                 hidden |= game.hands[other]
-        # The card the first play must contain is public: its holder leads the first game.
-        assert game.required in (0, game.hands[game.current] & game.required)
-        hidden &= ~game.required
         assert not cards_written(data) & hidden, f"seat {seat} sees another seat's card"
+        # The card the first play must contain is its holder's (the leader's) alone.
+        mine = game.required & game.hands[seat]
+        assert data["required"] == (mask_ascii(mine) if mine else None), (seat, data["required"])
         assert "could_beat" not in keys_in(data)
         assert parse_mask(data["hand"]) == game.hands[seat]
         assert all(parse_mask(cards) & ~game.hands[seat] == 0 for cards in data["legal"])
@@ -248,7 +248,7 @@ def check_views(game: Game) -> None:
     held = 0
     for hand in game.hands:
         held |= hand
-    assert not cards_written(data) & held & ~game.required
+    assert not cards_written(data) & held
     assert "could_beat" not in keys_in(data)
     assert not {"hand", "legal", "seat", "chop_offer", "my_turn", "can_pass"} & set(data)
 
@@ -289,6 +289,22 @@ def test_a_seat_delta_from_the_shared_table_part_is_the_seat_view(
         if game.over:
             break
         game.apply(random_command(game, rng))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_only_the_leader_is_told_the_card_its_first_play_must_contain(players: int) -> None:
+    """With two or three players the card is the lowest dealt: naming it to the others would
+    tell them a card the leader holds (PROTOCOL.md: a seat sees only its own cards)."""
+    lowest = "3s" if players == 4 else "3c"
+    hands = deal("9c", lowest, players=players, undealt="" if players == 4 else "3s")
+    game = Game(RuleSet.preset("bigfun"), hands, first_game=True)
+    assert game.required == m(lowest) and game.current == 1
+    for seat in range(players):
+        view = view_of(game, seat)
+        told = seat_view_to_dict(view)["required"]
+        assert (view.required, told) == ((m(lowest), lowest) if seat == 1 else (0, None)), seat
+    game.apply_action(game.legal_actions()[0], 1)
+    assert all(view_of(game, seat).required == 0 for seat in range(players))
 
 
 def test_the_checks_above_can_fail() -> None:

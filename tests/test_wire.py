@@ -88,3 +88,39 @@ def test_schemas_refuse_unknown_fields_and_types() -> None:
         adapter("seat_view").validate_python(views[0] | {"others_hands": []})
     with pytest.raises(ValidationError):
         adapter("action").validate_python({"seat": 0, "pass": False})
+
+
+def test_every_play_is_typed_as_the_engine_names_it() -> None:
+    """A play's ``kind`` and ``length`` say what its English ``combination`` says."""
+    words = {"single": "single", "pair": "pair", "triple": "triple", "quad": "four of a kind"}
+    seen = set()
+    for preset in sorted(PRESETS):
+        for seed in range(6):
+            game, views = random_game(preset, seed)
+            plays = [event_to_dict(event) for event in game.events]
+            plays = [p for p in plays if p["type"] == "play"]
+            plays += [p for view in views for p in view["round"]]  # type: ignore[union-attr]
+            for play in plays:
+                kind, length, cards = play["kind"], play["length"], len(play["cards"].split())
+                seen.add(kind)
+                if kind == "straight":
+                    assert (play["combination"], cards) == (f"straight of {length}", length)
+                elif kind == "pairs":
+                    assert (play["combination"], cards) == (
+                        f"{length} consecutive pairs",
+                        2 * length,
+                    )
+                else:
+                    assert (play["combination"], length, cards) == (words[kind], cards, cards)
+    assert seen >= {"single", "pair", "straight"}, seen
+
+
+def test_the_presets_schema_says_each_presets_redeal_rule() -> None:
+    """``presets.json``: every preset, each with its ``redeal_four_twos`` as a const (the web
+    page verifies a record's deal by it)."""
+    schema = json.loads((SCHEMA_DIR / "presets.json").read_text(encoding="utf-8"))
+    consts = {name: prop["const"] for name, prop in schema["properties"].items()}
+    assert consts == {name: rules.redeal_four_twos for name, rules in PRESETS.items()}
+    assert set(schema["required"]) == set(PRESETS) and schema["additionalProperties"] is False
+    with pytest.raises(ValidationError):
+        adapter("presets").validate_python(consts | {"thapthanh": not consts["thapthanh"]})

@@ -161,7 +161,7 @@ class Harness:
         for other, hand in enumerate(game.hands):
             if other != seat:
                 hidden |= hand
-        return hidden & ~game.required  # the first play's card is public: its holder leads
+        return hidden  # the first play's card too: only its holder, the leader, is told it
 
     # --- driving ---------------------------------------------------------------------------------
     def receive(self, user: str, raw: str) -> bool:

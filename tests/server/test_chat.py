@@ -194,6 +194,8 @@ def test_the_lobby_socket_lists_tables_live_and_carries_the_lobby_chat(
             seen["closed"] = await _next(lobby, "table_closed", lobby=True)
             await _send(lobby, type="watch", room=None)
             seen["all"] = await _next(lobby, "lobby", lobby=True)
+            await _send(lobby, type="hello", protocol=1, room="vip", ref="again")
+            seen["again"] = await _next(lobby, "lobby", lobby=True)  # a second hello: a snapshot
         return seen
 
     seen = asyncio.run(go())
@@ -206,6 +208,7 @@ def test_the_lobby_socket_lists_tables_live_and_carries_the_lobby_chat(
     assert seen["chat"]["text"] == "ai vào bàn 1000 không?" and seen["chat"]["seat"] is None
     assert seen["closed"] == {"type": "table_closed", "id": opened["id"]}
     assert seen["all"]["tables"] == []  # the private table is its owner's alone
+    assert (seen["again"]["ref"], seen["again"]["room"]) == ("again", "vip")
     [row] = _stored(db_url, "lobby", 1)
     assert (row.user_id, row.text) == (watcher_id, "ai vào bàn 1000 không?")
 

@@ -218,14 +218,15 @@ def test_a_report_names_a_line_and_gets_the_chat_and_the_game(
             return [await _say(ws, text, i) for i, text in enumerate(["thua rồi", "địt mẹ"], 2)]
 
     lines = asyncio.run(go())
-    body = {"user_id": speaker_id, "text": "chửi", "message_id": str(lines[1]["id"])}
+    body = {"user_id": speaker_id, "text": "chửi", "message_id": lines[1]["id"]}  # as sent
     r = reporter.post("/api/reports", json=body | {"context": {"seen": True}})
     assert r.status_code == 201, r.text
+    assert r.json()["message_id"] == lines[1]["id"]
     context = r.json()["context"]
     assert context["client"] == {"seen": True} and context["game_id"] == f"{table}:2"
     assert context["message"]["original"] == "địt mẹ"
     assert [line["text"] for line in context["chat"]] == ["chào bạn", "thua rồi", lines[1]["text"]]
-    not_theirs = {**body, "message_id": str(lines[1]["id"] - 2)}  # the reporter's own line
+    not_theirs = {**body, "message_id": lines[1]["id"] - 2}  # the reporter's own line
     assert error(reporter.post("/api/reports", json=not_theirs)) == "no_such_message"
 
     async def count(db: AsyncSession) -> int:

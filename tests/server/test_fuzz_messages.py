@@ -194,7 +194,7 @@ def table(db_url: str, tmp_path: Path) -> Iterator[Table]:
 
 def expected_ref(frame: str | bytes) -> int | str | None:
     """The ``ref`` an answer to ``frame`` must carry: the frame's own when it is a JSON object
-    of at most 4096 bytes with a valid ``ref`` (an integer, or up to 64 printable ASCII)."""
+    of at most 4096 bytes with a valid ``ref`` (a 64-bit integer, or up to 64 printable ASCII)."""
     raw = frame.encode("utf-8", "surrogatepass") if isinstance(frame, str) else frame
     if len(raw) > P.MAX_MESSAGE_BYTES:
         return None
@@ -206,7 +206,7 @@ def expected_ref(frame: str | bytes) -> int | str | None:
     if isinstance(ref, bool):
         return None
     if isinstance(ref, int):
-        return ref
+        return ref if -(2**63) <= ref < 2**63 else None
     ok = isinstance(ref, str) and len(ref) <= 64 and all(32 <= ord(c) < 127 for c in ref)
     return ref if ok else None
 
@@ -342,7 +342,11 @@ def _subset(draw: st.DrawFn, mask: int, most: int = 13) -> int:
     return parse_mask([card_ascii(c) for c in chosen])
 
 
-refs = st.none() | st.integers() | st.text(string.ascii_letters + string.digits + " -", max_size=64)
+refs = (
+    st.none()
+    | st.integers(-(2**63), 2**63 - 1)
+    | st.text(string.ascii_letters + string.digits + " -", max_size=64)
+)
 
 
 def test_commands_the_table_refuses_change_nothing(table: Table) -> None:

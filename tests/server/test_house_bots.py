@@ -19,8 +19,12 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 from websockets.asyncio.client import ClientConnection
 
+from tienlen.engine.cards import parse_mask
+from tienlen.engine.game import Action, Game
+from tienlen.engine.rules import RuleSet
+from tienlen.money.settlement import settle
 from tienlen.server import ledger
-from tienlen.server.house_bots import STAKE_BETS, HouseBots
+from tienlen.server.house_bots import HouseBots, stake_for
 from tienlen.server.seating import TableConfig
 from tienlen.server.store.models import Account, Entry, Transaction, User
 
@@ -36,6 +40,7 @@ QUICK = TableConfig(
     grace_s=0.5,
     bot_delay_s=0,
     bot_budget_s=5,
+    play_now_wait_s=0.3,
 )
 """Tables that deal at once, with bots answering as soon as they have decided."""
 
@@ -144,7 +149,8 @@ def test_a_person_plays_bots_for_chips_and_the_ledger_proves_every_chip(
     staked = {u: sum(r[4] for r in stakes if r[2] == u) for u in bot_ids}
     firsts = {r[0]: (r[1], r[4]) for r in stakes if r[0].endswith(":1") and r[1] != "player"}
     assert firsts == {  # each bot before its first game; a new server's house has no fees
-        f"stake:{u}:1": ("issuance", -STAKE_BETS * 1000) for u in bot_ids
+        f"stake:{u}:1": ("issuance", -stake_for(RuleSet.preset("thapthanh"), 4, 1000))
+        for u in bot_ids
     }
     for message in settlements:
         game = f"game:{table['id']}:{message['game']}"
@@ -160,13 +166,17 @@ def test_a_person_plays_bots_for_chips_and_the_ledger_proves_every_chip(
         return {f"{kind}:{owner}": balance for kind, owner, balance in accounts}
 
     chips = in_transaction(db_url, balances)
+    # A stake comes from issuance, or from the house's fees once they cover it (a move, not
+    # new chips): only the former adds to what there is.
+    issued = -sum(r[4] for r in stakes if r[1] == "issuance")
     won = {u: sum(r[4] for r in rows if r[2] == u and r[0].startswith("game:")) for u in bot_ids}
     for bot in bot_ids:
         assert chips[f"player:{bot}"] == staked[bot] + won[bot]
     assert client.get("/api/me").json()["chips"] == chips[f"player:{user}"]
-    assert chips[f"player:{user}"] + sum(chips[f"player:{b}"] for b in bot_ids) + chips[
-        "house:None"
-    ] == GRANT + sum(staked.values())  # every chip there is was issued, none lost
+    assert (
+        chips[f"player:{user}"] + sum(chips[f"player:{b}"] for b in bot_ids) + chips["house:None"]
+        == GRANT + issued
+    )  # every chip there is was issued, none lost
     report = in_transaction(db_url, ledger.check_ledger)
     assert report.ok, report.violations
 
@@ -182,9 +192,12 @@ def test_a_person_plays_bots_for_chips_and_the_ledger_proves_every_chip(
 
 
 def test_bots_are_staked_by_the_house_first_then_by_issuance(db_url: str) -> None:
-    """A bot short of chips (under 10 bets) is brought up to 20 bets before a deal: from the
-    house's fees while it has enough, else from issuance; one holding enough is not."""
+    """A bot holding less than the most a game at its table can cost (thapthanh, 4 seats:
+    226 bets) is brought up to it before a deal: from the house's fees while it has enough,
+    else from issuance; one holding enough is not."""
     person: dict[str, int] = {}
+    stake = stake_for(RuleSet.preset("thapthanh"), 4, 100)
+    assert stake == 22_600
 
     async def go() -> list[tuple[str, str, int | None, bool | None, int]]:
         async with database(db_url) as sessions:
@@ -204,16 +217,16 @@ def test_bots_are_staked_by_the_house_first_then_by_issuance(db_url: str) -> Non
                 guest, _ = await create_guest(db, START, Settings(starting_grant=GRANT))
                 person["id"] = guest.id
                 await ledger.settle_game(db, "fees", {guest.id: -30_000}, 30_000, START)
-            assert await bots.balance(first, 1000) == 20_000  # from the house: 30000 → 10000
-            assert await bots.balance(second, 1000) == 20_000  # the house has 10000: issuance
+            assert await bots.balance(first, stake) == 22_600  # from the house: 30000 → 7400
+            assert await bots.balance(second, stake) == 22_600  # the house has 7400: issuance
             async with sessions() as db, db.begin():  # the first bot loses 11000 to the guest
                 await ledger.settle_game(
                     db, "g1", {int(first): -11_000, guest.id: 11_000}, 0, START
                 )
-            assert await bots.balance(first, 1000) == 20_000  # 9000 < 10 bets: staked 11000
+            assert await bots.balance(first, stake) == 22_600  # 11600: staked 11000
             async with sessions() as db, db.begin():
-                await ledger.settle_game(db, "g2", {int(first): -5_000, guest.id: 5_000}, 0, START)
-            assert await bots.balance(first, 1000) == 15_000  # 10 bets or more: no stake
+                await ledger.settle_game(db, "g2", {int(first): 5_000, guest.id: -5_000}, 0, START)
+            assert await bots.balance(first, stake) == 27_600  # holds enough: no stake
             async with sessions() as db, db.begin():
                 return await _rows(db)
 
@@ -221,10 +234,10 @@ def test_bots_are_staked_by_the_house_first_then_by_issuance(db_url: str) -> Non
     stakes = [(r[0], r[1], r[4]) for r in rows if r[0].startswith("stake:")]
     first, second = sorted({int(r[0].split(":")[1]) for r in stakes})
     assert stakes == [
-        (f"stake:{first}:1", "house", -20_000),
-        (f"stake:{first}:1", "player", 20_000),
-        (f"stake:{second}:1", "issuance", -20_000),
-        (f"stake:{second}:1", "player", 20_000),
+        (f"stake:{first}:1", "house", -22_600),
+        (f"stake:{first}:1", "player", 22_600),
+        (f"stake:{second}:1", "issuance", -22_600),
+        (f"stake:{second}:1", "player", 22_600),
         (f"stake:{first}:2", "issuance", -11_000),
         (f"stake:{first}:2", "player", 11_000),
     ]
@@ -238,6 +251,79 @@ def test_bots_are_staked_by_the_house_first_then_by_issuance(db_url: str) -> Non
 
     with pytest.raises(ledger.LedgerError, match="not a bot"):
         in_transaction(db_url, stake_a_person)
+
+
+COSTLY = (
+    "3s 4c 5s 6c 7s 8c 9s 10c Js Qc Ks Qd Qh",  # the person: a straight 3-K, then QQ
+    "2s 2d 2h 3c 3d 4s 4d 5c 5h 6s 6h 7d 9c",  # a bot caught cóng with three 2s and 4 pairs
+    "3h 5d 7c 8s 8h 9h 10d Jc Jh Kc Kh Ac Ah",
+    "4h 6d 7h 8d 9d 10s 10h Jd Qs Kd As Ad 2c",
+)
+
+
+def _costly_game() -> Game:
+    """Three bots passing while the person sheds every card: all three cóng, one holding
+    26 + 25 + 10 = 61 bets, far over the 20 bets bots were once staked to."""
+    rules = RuleSet.preset("thapthanh")
+    game = Game(rules, [parse_mask(h) for h in COSTLY], first_game=False, leader=0)
+    assert game.instant_win is None
+    for cards in ("3s 4c 5s 6c 7s 8c 9s 10c Js Qc Ks", "Qd Qh"):
+        game.apply(Action.play(0, parse_mask(cards)))
+        while not game.is_terminal() and game.current != 0:
+            for seat in game.chop_window():
+                game.apply(Action.decline(seat))
+            game.apply(Action.pass_turn(game.current))
+    assert game.is_terminal()
+    return game
+
+
+def test_bots_staked_for_their_table_pay_a_costly_game_in_full(db_url: str) -> None:
+    """Staked to the most a game at a thapthanh table of four can cost, three bots pay a game
+    that costs them 61, 26 and 31 bets in full: no line is paid short (at the old 20 bets two
+    were), and the ledger proves the books with the game written."""
+    game = _costly_game()
+    bet = 1000
+    short_before = settle(game, bet, [GRANT, 20 * bet, 20 * bet, 20 * bet], 600)
+    assert sum(item.owed > item.amount for item in short_before.items) >= 2
+
+    async def go() -> Any:
+        async with database(db_url) as sessions:
+            server: Any = SimpleNamespace(sessions=sessions, clock=lambda: START)
+            seated: list[str] = []
+            bots = HouseBots(server, lambda: seated)
+            users: list[int] = []
+            async with sessions() as db, db.begin():
+                from tienlen.server.auth import create_guest
+                from tienlen.server.settings import Settings
+
+                guest, _ = await create_guest(db, START, Settings(starting_grant=GRANT))
+                users.append(guest.id)
+            balances = [GRANT]
+            stake = stake_for(game.rules, 4, bet)
+            for level in ("strategic", "greedy", "random"):
+                user, _ = await bots.take(level)
+                seated.append(user)
+                users.append(int(user))
+                balances.append(await bots.balance(user, stake))
+            result = settle(game, bet, balances, 600)
+            async with sessions() as db, db.begin():
+                deltas = dict(zip(users, result.deltas, strict=True))
+                await ledger.settle_game(db, "costly", deltas, result.fee, START)
+            return result, balances
+
+    result, balances = asyncio.run(go())
+    assert balances[1:] == [226 * 1000] * 3
+    assert [item.amount for item in result.items if item.payer == 1] == [
+        26_000,
+        5_000,
+        10_000,
+        10_000,
+        10_000,
+    ]
+    assert all(item.amount == item.owed for item in result.items)  # none paid short
+    assert result.deltas[1:] == [-61_000, -26_000, -31_000]
+    report = in_transaction(db_url, ledger.check_ledger)
+    assert report.ok, report.violations
 
 
 def test_a_bot_cannot_log_in_or_be_registered_and_is_not_ranked(
@@ -291,33 +377,42 @@ def test_an_empty_table_closes_and_frees_its_bots(db_url: str, tmp_path: Path) -
     settings = make_settings(tmp_path, db_url, empty_table_seconds=60)
     server = LiveServer(settings, clock, table_config=QUICK).start()
     try:
+        lobby = _lobby(server)
+        lobby.sweep_seconds = 3600  # the test sweeps, as the clock moves: no waiting on one
         owner, _, token = _guest(server)
         bots_table = owner.post("/api/play-now").json()["id"]
         watched = owner.post(
             "/api/tables", json={"room": "trainee", "preset": "b52", "bet": 1000}
         ).json()["id"]
-        lobby = _lobby(server)
+        loop = lobby.tables[watched].live._task.get_loop()
 
         def listed() -> set[str]:
             return {t["id"] for t in owner.get("/api/tables").json()["tables"]}
+
+        async def sweep() -> None:
+            await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(lobby.sweep(), loop))
 
         async def go() -> None:
             async with _open(server, token, watched) as ws:
                 await _send(ws, type="hello", protocol=1)
                 await ws.recv()
-                await asyncio.sleep(1.5)  # a sweep sees both tables
+                await sweep()  # a sweep sees both tables
                 clock.advance(seconds=59)
-                await asyncio.sleep(1.5)
+                await sweep()
                 assert listed() == {bots_table, watched}
                 clock.advance(seconds=2)  # the bots' table has been empty for 61 s
-                await asyncio.to_thread(_until, lambda: listed() == {watched}, 5)
+                await sweep()
+                assert listed() == {watched}
                 assert len(lobby._seated_bots()) == 0  # its bots are free again
                 clock.advance(seconds=600)
-                await asyncio.sleep(1.5)
+                await sweep()
                 assert listed() == {watched}  # someone is connected here
-            await asyncio.sleep(1.5)  # a sweep sees it empty now
+            table = lobby.tables[watched]
+            await asyncio.to_thread(_until, lambda: lobby.deserted(table), 5)
+            await sweep()  # a sweep sees it empty now
             clock.advance(seconds=61)
-            await asyncio.to_thread(_until, lambda: listed() == set(), 5)
+            await sweep()
+            assert listed() == set()
 
         asyncio.run(go())
         again = owner.post("/api/play-now").json()["id"]

@@ -122,6 +122,47 @@ def test_bots_think_in_a_process_pool() -> None:
     assert any(a["seat"] == 1 and "timeout" not in a for a in record.actions)
 
 
+def test_a_second_hello_is_answered_like_the_first() -> None:
+    """A ``hello`` mid-connection (docs/PROTOCOL.md, "A connection"): ``welcome`` and a fresh
+    ``state``, or with ``last_n`` the messages after it, numbered as they were."""
+
+    async def main() -> Harness:
+        h = Harness()
+        h.table.start()
+        h.client("u0").join(seat=0)
+        await h.settle()
+        h.client("u1").join(seat=1)  # u0 is sent the seat taken (numbered messages)
+        await h.settle()
+        n = h.clients["u0"].last_n
+        assert n >= 2
+        before = len(h.sent["u0"])
+        h.clients["u0"].send(type="hello", protocol=1, ref="again")
+        await h.settle()
+        again = h.sent["u0"][before:]
+        assert [m["type"] for m in again] == ["welcome", "state"], again
+        assert again[0] == {
+            "type": "welcome",
+            "protocol": 1,
+            "table": "t1",
+            "user": "u0",
+            "resumed": False,
+            "ref": "again",
+        }
+        assert again[1]["n"] == n  # the state is where the client is: nothing renumbered
+        before = len(h.sent["u0"])
+        h.clients["u0"].last_n = n - 1  # as if the last message had been missed
+        h.clients["u0"].send(type="hello", protocol=1, last_n=n - 1)
+        await h.settle()
+        resumed = h.sent["u0"][before:]
+        assert resumed[0]["type"] == "welcome" and resumed[0]["resumed"] is True
+        assert [m["n"] for m in resumed[1:]] == [n]  # what came after last_n, as it was sent
+        await h.table.close()
+        return h
+
+    h = run(main())
+    assert h.problems == [] and h.clients["u0"].errors == []
+
+
 def test_the_message_checks_can_fail() -> None:
     """The harness flags a hidden card, a message off the schema, could_beat and a skipped
     number (so the checks above mean something)."""

@@ -63,7 +63,7 @@ def _open(
 
 def _unnamed(data: Any) -> Any:
     if isinstance(data, dict):
-        return {k: _unnamed(v) for k, v in data.items() if k not in ("name", "players", "required")}
+        return {k: _unnamed(v) for k, v in data.items() if k not in ("name", "players")}
     if isinstance(data, list):
         return [_unnamed(v) for v in data]
     return data
@@ -79,13 +79,15 @@ class Player:
         self.settlement: dict[str, Any] | None = None
 
     async def send(self, **message: Any) -> None:
+        # At a person's pace at most: the server allows a connection 10 messages a second
+        # (limits.RateLimit), which four clients answering at once on loopback go past.
+        await asyncio.sleep(0.11)
         await self.ws.send(json.dumps(message))
 
     def leaks(self, others: int) -> list[str]:
         """Messages naming a card another seat still held unplayed when it was sent. Left out:
-        names ("Khách" reads as K♥) and ``required``, the card a first game's lead must
-        contain, which the rules make public (with two or three players the lowest card dealt,
-        held by the leader)."""
+        names ("Khách" reads as K♥). ``required``, the card a first game's leader must play
+        (with two or three players their lowest), is in the leader's view alone."""
         public, found = 0, []
         for message in self.messages:
             view = message.get("view") or {}
@@ -175,7 +177,8 @@ def test_people_play_a_whole_game_settled_into_the_ledger(
         assert _chips(client) == GRANT + delta
     deltas = players[0].settlement["settlement"]["deltas"]  # type: ignore[index]
     assert sum(deltas) + players[0].settlement["settlement"]["fee"] == 0  # type: ignore[index]
-    assert any(d != 0 for d in deltas)
+    # (Not that some chips moved: in about 0.4 % of 2-player bigfun deals a chop's payment
+    # cancels the last place's, and every delta is 0.)
     report = in_transaction(db_url, ledger.check_ledger)
     assert report.ok, report.violations
     assert not app.state.lobby.busy_at(table)  # its players are free to play anywhere
@@ -247,15 +250,26 @@ def test_an_oversized_frame_or_a_flood_closes_the_socket(server: LiveServer) -> 
             await ws.wait_closed()
             assert ws.close_code == 1009
         async with _open(server, token, table_id) as ws:
+            # The answers are read as they come: left unread, they filled the client's queue,
+            # which then stopped reading and saw the close only after two 10 s timeouts.
+            reader = asyncio.create_task(_read_until_closed(ws))
             # Past the burst and the strikes; a slow machine refills the bucket as it goes,
             # so keep sending until the server closes (a bounded number of frames).
             with contextlib.suppress(ConnectionClosed):
                 for _ in range(5000):
+                    if reader.done():
+                        break
                     await ws.send("{")
-            await asyncio.wait_for(ws.wait_closed(), 30)
+            await asyncio.wait_for(reader, 30)
             assert ws.close_code == 1008
 
     asyncio.run(go())
+
+
+async def _read_until_closed(ws: ClientConnection) -> None:
+    with contextlib.suppress(ConnectionClosed):
+        while True:
+            await ws.recv()
 
 
 def test_rooms_say_who_may_enter(server: LiveServer) -> None:

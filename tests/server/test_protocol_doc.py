@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tienlen.engine import errors
-from tienlen.server import chat, chat_guard, seating, sightings, tables
+from tienlen.server import chat, chat_guard, seating, sightings, table_seats, tables
 from tienlen.server import lobby_protocol as L
 from tienlen.server import table_messages as M
 from tienlen.server import table_protocol as P
@@ -50,7 +50,7 @@ def test_there_are_examples_of_both() -> None:
 
 def codes_sent() -> set[str]:
     """Every error code a table can send: the parser's, the table's, the chat's, the engine's."""
-    modules = (tables, seating, chat, chat_guard, sightings)
+    modules = (tables, table_seats, seating, chat, chat_guard, sightings)
     source = "".join(inspect.getsource(module) for module in modules)
     table = set(re.findall(r'Refused\(\s*"(\w+)"', source))
     assert {"hello_first", "seat_taken", "not_owner"} <= table

@@ -11,7 +11,8 @@ from typing import Any
 from engine_driver import FOUR_PAIRS, OTHER_FOUR_PAIRS, start
 
 from tienlen.engine.cards import mask_ascii, parse_mask
-from tienlen.engine.codec import EVENT_TYPES
+from tienlen.engine.codec import EVENT_TYPES, combination_fields
+from tienlen.engine.combos import classify
 from tienlen.engine.game import Action, Game
 from tienlen.engine.record import parse_record, record_of, replay
 from tienlen.engine.rules import RuleSet
@@ -110,6 +111,9 @@ def test_a_finished_game_replays_step_by_step_with_every_hand_face_up(
             seat, cards = step["seat"], parse_mask(step["cards"])
             assert parse_mask(before["hands"][seat]) == parse_mask(step["hands"][seat]) | cards
             assert step["to_beat"]["seat"] == seat and step["to_beat"]["cards"] == step["cards"]
+            # Typed as the engine types it (a chop's too: it has no combination of its own).
+            typed = combination_fields(classify(cards))
+            assert {k: step["to_beat"][k] for k in typed} == typed
         elif step["kind"] == "pass":
             assert step["hands"] == before["hands"]
     actions = [s["action"] for s in steps[1:]]

@@ -221,6 +221,7 @@ def _check_histories(
         )
         assert [p["user"] for p in entry["players"]] == [guests[0][1], guests[1][1]]
         assert entry["won"] == (deltas[seat] > 0)
+        assert entry["balance"] == client.get("/api/me").json()["chips"]  # the chart's point
         assert user == entry["players"][seat]["user"]
     one = guests[0][0].get("/api/me/games", params={"limit": 1}).json()
     assert len(one["games"]) == 1 and one["next_offset"] == (1 if one["total"] > 1 else None)

@@ -93,27 +93,36 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def test_serve_runs_the_server_and_prints_its_address(tmp_path: Path) -> None:
-    port = _free_port()
+def _serve(folder: Path, port: int, output: int | None) -> subprocess.Popen[str]:
+    """``tienlen serve --port PORT`` started in ``folder``, without the TIENLEN_ environment."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TIENLEN_")}
-    process = subprocess.Popen(
+    return subprocess.Popen(
         [sys.executable, "-c", "from tienlen.cli import app; app()", "serve", "--port", str(port)],
-        cwd=tmp_path,
+        cwd=folder,
         env=env,
-        stdout=subprocess.PIPE,
+        stdout=output,
         stderr=subprocess.STDOUT,
         text=True,
     )
+
+
+def _health(process: subprocess.Popen[str], port: int) -> httpx.Response:
+    """The server's health, once it answers (within 30 s)."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            return httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1)
+        except httpx.TransportError:
+            assert process.poll() is None, process.stdout.read() if process.stdout else ""
+            assert time.monotonic() < deadline, "the server did not answer within 30 s"
+            time.sleep(0.1)
+
+
+def test_serve_runs_the_server_and_prints_its_address(tmp_path: Path) -> None:
+    port = _free_port()
+    process = _serve(tmp_path, port, subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                health = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1)
-                break
-            except httpx.TransportError:
-                assert process.poll() is None, process.stdout.read() if process.stdout else ""
-                assert time.monotonic() < deadline, "the server did not answer within 30 s"
-                time.sleep(0.1)
+        health = _health(process, port)
         assert health.json() == {"status": "ok", "database": "sqlite"}
     finally:
         process.send_signal(signal.SIGINT)
@@ -122,3 +131,55 @@ def test_serve_runs_the_server_and_prints_its_address(tmp_path: Path) -> None:
     assert f"Tiến Lên server on http://127.0.0.1:{port}" in output
     assert (tmp_path / "data" / "tienlen.sqlite3").is_file()
     assert (tmp_path / "data" / "secret_key").is_file()
+
+
+def _children_of(pid: int) -> set[int]:
+    """Every process descended from ``pid`` now (read from /proc)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+@pytest.mark.parametrize(
+    "stop", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL], ids=lambda s: str(s.name)
+)
+def test_no_process_of_the_server_outlives_it(tmp_path: Path, stop: signal.Signals) -> None:
+    """The bots' and the analysis' pool workers (and multiprocessing's resource tracker) end
+    within a few seconds of the server, however it stops: they were left running, adopted by
+    init, after every stop."""
+    port = _free_port()
+    process = _serve(tmp_path, port, subprocess.DEVNULL)
+    try:
+        _health(process, port)
+        children = _children_of(process.pid)
+        assert len(children) >= 2, "the server starts its pools' workers as it starts"
+        process.send_signal(stop)
+        process.wait(timeout=30)
+        deadline = time.monotonic() + 8
+        while (left := {pid for pid in children if _alive(pid)}) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not left, f"still running {stop.name} after the server: {sorted(left)}"
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -23,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tienlen.server import ledger
 from tienlen.server.ledger import AlreadyDone, InsufficientChips, LedgerError
 from tienlen.server.settings import Settings
-from tienlen.server.store.models import Account, User
+from tienlen.server.store.models import Account, Entry, Transaction, User
 
 from .conftest import START, FakeClock, LiveServer, _empty
 from .helpers import database, in_transaction, references, run, snapshot
@@ -457,3 +458,12 @@ def test_an_emptied_database_holds_only_the_system_accounts(db_url: str) -> None
     assert sorted(row[1] for row in tables["ledger_accounts"]) == ["house", "issuance"]
     assert all(row[3] == 0 for row in tables["ledger_accounts"])
     assert tables["users"] == tables["ledger_transactions"] == tables["ledger_entries"] == []
+
+
+def test_server_md_names_the_ledger_tables_as_the_database_does() -> None:
+    """It said ``accounts``, ``transactions``, ``entries``: tables no database has."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "SERVER.md").read_text(encoding="utf-8")
+    section = doc.split("## The chip ledger", 1)[1].split("\n## ", 1)[0]
+    for model in (Account, Transaction, Entry):
+        assert f"**`{model.__tablename__}`**" in section, model.__tablename__
+    assert "**accounts**" not in section and "**entries**" not in section

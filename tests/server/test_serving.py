@@ -83,6 +83,52 @@ def test_a_socket_reads_ahead_of_the_app_then_waits_for_it() -> None:
     assert transport.resumed == 1
 
 
+def test_a_socket_closed_by_the_app_reads_on_to_the_clients_close_reply() -> None:
+    """The app closes (a flood: 1008) with READ_AHEAD messages unread: the socket must not
+    stop reading again, or the client's close reply waits behind what it sent before it saw
+    the close, for uvicorn's close timeout (the flood tests took 10 s a close)."""
+    flooded = asyncio.Event()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        await flooded.wait()
+        await send({"type": "websocket.close", "code": 1008})
+
+    async def main() -> tuple[Transport, ClientProtocol]:
+        config = uvicorn.Config(app, **uvicorn_options(Settings()))
+        config.load()
+        protocol = SocketProtocol(config=config, server_state=ServerState(), app_state={})
+        transport = Transport()
+        protocol.connection_made(transport)
+        client = ClientProtocol(parse_uri("ws://127.0.0.1:8000/ws"))
+        client.send_request(client.connect())
+        protocol.data_received(b"".join(client.data_to_send()))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        client.receive_data(b"".join(transport.written))
+        transport.written.clear()
+        for k in range(READ_AHEAD):  # the app reads none of them: the socket stops reading
+            client.send_text(f"m{k}".encode())
+            protocol.data_received(b"".join(client.data_to_send()))
+        assert transport.paused == 1
+        flooded.set()
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert transport.resumed == 1  # uvicorn reads on after the app's close ...
+        for k in range(5):  # ... what the client sent before it saw the close
+            client.send_text(f"late{k}".encode())
+            protocol.data_received(b"".join(client.data_to_send()))
+        assert transport.paused == 1  # ... without stopping again
+        client.receive_data(b"".join(transport.written))  # the close: the client replies
+        protocol.data_received(b"".join(client.data_to_send()))
+        return transport, client
+
+    transport, client = asyncio.run(main())
+    assert client.close_rcvd is not None and client.close_rcvd.code == 1008
+    assert transport.closing  # the closing handshake is done at once, not after a timeout
+
+
 def test_compression_is_a_setting_and_off_by_default() -> None:
     assert uvicorn_options(Settings())["ws_per_message_deflate"] is False
     assert uvicorn_options(Settings(ws_compression=True))["ws_per_message_deflate"] is True

@@ -360,7 +360,8 @@ def test_a_game_waits_for_everyone_seated_then_starts_with_those_ready() -> None
     assert h.problems == []
     lineup = h.table.lineup
     assert lineup is not None and lineup.users == ["u0", "u1"]  # u2 not ready, u3 has no chips
-    assert h.table.seats[3] is not None and not h.table.seats[3].ready
+    assert h.table.seats[3] is None  # refused a seat it could not pay for (seat_rules.py)
+    assert [e["code"] for e in h.clients["u3"].errors] == ["not_enough_chips", "not_seated"]
 
 
 def test_bots_alone_never_start_a_game() -> None:

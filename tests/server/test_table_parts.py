@@ -14,7 +14,7 @@ from tienlen.server.outbox import Outbox, to_json
 from tienlen.server.seating import Lineup, Occupant, TableConfig
 from tienlen.server.timers import Alarms, ManualClock, SystemTableClock
 
-from .table_driver import dealing
+from .table_driver import Harness, dealing
 
 
 def test_a_manual_clock_wakes_sleepers_in_order_and_never_goes_back() -> None:
@@ -137,6 +137,8 @@ def test_a_broadcast_written_once_reads_as_each_copy_written_alone() -> None:
         {"seats": 1},
         {"seats": 5},
         {"turn_s": 0},
+        {"turn_s": 10.5},  # whole seconds: turn_seconds is an integer, on the socket as in REST
+        {"turn_s": 15.0},
         {"chop_s": -1},
         {"grace_s": "60"},
         {"bot_budget_s": 0},
@@ -149,6 +151,15 @@ def test_a_broadcast_written_once_reads_as_each_copy_written_alone() -> None:
 def test_table_settings_are_checked(bad: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         TableConfig(**bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("turn", [10, 15, 20])
+def test_the_socket_says_turn_seconds_as_the_rest_api_does(turn: int) -> None:
+    """A whole number of seconds (it was ``10.0`` on the socket, ``10`` in ``/api/tables``)."""
+    h = Harness(config=TableConfig(turn_s=turn))
+    info = h.table.table_info()
+    assert type(info["turn_seconds"]) is int and info["turn_seconds"] == turn
+    assert f'"turn_seconds":{turn},' in to_json(info)
 
 
 def test_a_lineup_loses_a_player_with_their_balance() -> None:

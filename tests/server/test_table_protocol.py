@@ -127,6 +127,18 @@ def test_fields_are_read_into_their_values() -> None:
         ('{"type": "hello", "protocol": 1, "last_n": -1}', "bad_field"),
         ('{"type": "pass", "ref": "' + "r" * 65 + '"}', "bad_field"),
         ('{"type": "pass", "ref": ["r"]}', "bad_field"),
+        ('{"type": "sit", "seat": NaN}', "bad_json"),
+        ('{"type": "sit", "seat": Infinity}', "bad_json"),
+        ('{"type": "pass", "ref": -Infinity}', "bad_json"),
+        ('{"type": "sit", "seat": -1e999}', "bad_json"),
+        # Integers outside 64 bits: refused, not carried on (or echoed) to where they overflow.
+        ('{"type": "pass", "ref": 9223372036854775808}', "bad_field"),
+        ('{"type": "pass", "ref": -9223372036854775809}', "bad_field"),
+        ('{"type": "pass", "ref": ' + "9" * 400 + "}", "bad_field"),
+        ('{"type": "hello", "protocol": 100000000000000000000}', "bad_field"),
+        ('{"type": "hello", "protocol": 1, "last_n": 9223372036854775808}', "bad_field"),
+        ('{"type": "sit", "seat": 100000000000000000000}', "bad_field"),
+        ('{"type": "sit", "seat": 0, "ref": 100000000000000000000}', "bad_field"),
     ],
 )
 def test_bad_messages_get_a_stable_code_and_a_message(raw: str | bytes, code: str) -> None:
@@ -141,6 +153,9 @@ def test_a_refused_message_still_gets_its_ref_back() -> None:
     assert refused({"type": "teleport", "ref": 12}).ref == 12
     assert refused({"type": "teleport", "ref": True}).ref is None
     assert refused({"type": "teleport", "ref": "\x07bell"}).ref is None
+    assert refused({"type": "teleport", "ref": 2**63 - 1}).ref == 2**63 - 1
+    assert refused({"type": "teleport", "ref": -(2**63)}).ref == -(2**63)
+    assert refused({"type": "teleport", "ref": 2**63}).ref is None
 
 
 def test_error_messages_say_what_is_wrong() -> None:
@@ -148,6 +163,10 @@ def test_error_messages_say_what_is_wrong() -> None:
     assert refused({"type": "stand", "seat": 1}).message == "seat: unknown field"
     assert "written twice" in refused({"type": "play", "cards": "3s 3s"}).message
     assert "hello, sit, stand" in refused({"type": "nope"}).message
+    assert refused({"type": "pass", "ref": "r" * 65}).message == (
+        "ref: a ref is an integer from -2**63 to 2**63 - 1 or at most 64 printable ASCII characters"
+    )
+    assert "not a JSON number" in refused('{"type": "sit", "seat": NaN}').message
 
 
 json_values = st.recursive(

@@ -64,7 +64,9 @@ class PageServer:
             }
         )
         config = TableConfig(start_wait_s=60.0, between_games_s=2.0, seed_window_s=1.0)
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        # IPPROTO_TCP named: asyncio sets TCP_NODELAY only on sockets whose proto says TCP,
+        # and without it every response waited ~40 ms for the client's delayed ACK.
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
@@ -94,12 +96,16 @@ def page_built() -> None:
         _missing(f"the page is not built in {BUILT_PAGE}: run npm ci && npm run build in web/")
 
 
-@pytest.fixture(scope="session")
-def page_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PageServer]:
+@pytest.fixture
+def page_server(tmp_path: Path) -> Iterator[PageServer]:
+    """A server of the test's own (a fraction of a second to start): a table another test
+    left waiting, with a person still seated, would otherwise be where "play now" seats the
+    next test's guest, whose first deal then waits for that table's start."""
     page_built()
     # Every browser test makes its people from the one address (127.0.0.1), more of them
     # than the default sign-up limit allows an hour; the limit is tests/server's concern.
-    server = PageServer(tmp_path_factory.mktemp("web-data"), signup_limit=0)
+    (tmp_path / "web-data").mkdir()
+    server = PageServer(tmp_path / "web-data", signup_limit=0)
     yield server
     server.stop()
 

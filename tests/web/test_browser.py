@@ -105,11 +105,16 @@ def test_two_guests_open_a_table_and_play_whole_games(
     play_box = phone.get_by_test_id("play").bounding_box()
     assert play_box is not None and play_box["height"] >= 44
 
-    # An illegal selection cannot be played: the lowest and the highest card never go together.
+    # An illegal selection cannot be played: a drag across the whole hand (13 cards are no play).
     leader = owner if owner.get_by_test_id("hint").is_enabled() else phone
     hand = leader.locator(".hand-card")
-    hand.first.click(position={"x": 6, "y": 30})  # its uncovered edge, as a person would
-    hand.last.click()
+    first, last = hand.first.bounding_box(), hand.last.bounding_box()
+    assert first is not None and last is not None
+    leader.mouse.move(first["x"] + 6, first["y"] + 30)  # its uncovered edge, as a person would
+    leader.mouse.down()
+    leader.mouse.move(last["x"] + last["width"] / 2, last["y"] + 30, steps=10)
+    leader.mouse.up()
+    expect(leader.locator(".hand-card[aria-selected=true]")).to_have_count(13)
     expect(leader.get_by_test_id("play")).to_be_disabled()
     expect(leader.get_by_test_id("illegal")).to_be_visible()
     shots(leader, "illegal-selection")

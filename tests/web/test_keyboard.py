@@ -15,7 +15,8 @@ from .test_browser import DESKTOP, errors_shown
 
 CARD = r"(?:[3-9]|10|bồi|đầm|già|át|heo) (?:bích|chuồn|rô|cơ)"
 CARD_NAME = re.compile(rf"^{CARD}$")
-TO_BEAT_NAME = re.compile(rf"^Bài cần chặn: [^(]+ \({CARD}(?:, {CARD})*\)$")
+# The kind, then the cards in words: "Đôi 5 (5 rô, 5 cơ)", "Heo đỏ (2♥) (heo cơ)".
+TO_BEAT_NAME = re.compile(rf"^Bài cần chặn: .+ \({CARD}(?:, {CARD})*\)$")
 
 
 def focused(target: Locator) -> bool:

@@ -54,7 +54,7 @@ def test_the_lobby_is_live_and_a_finished_game_replays_step_by_step(
     assert "Thập Thành" in options and "thapthanh" not in options
     # The lobby's chat reaches everyone watching the lobby.
     page.get_by_test_id("lobby-chat").get_by_test_id("chat-input").fill("ai chơi không?")
-    page.get_by_test_id("lobby-chat").get_by_role("button").click()
+    page.get_by_test_id("lobby-chat").get_by_role("button", name="Gửi").click()
     expect(watcher.get_by_test_id("lobby-chat").get_by_test_id("chat-lines")).to_contain_text(
         "ai chơi không?"
     )

@@ -16,7 +16,12 @@ const files = {
   rest: "Rest",
   lobby_server: "LobbyServerMessage",
   lobby_client: "LobbyClientMessage",
+  presets: "PresetRedeals",
 };
+
+// Schemas whose every property is a const are values too (presets.json: each rule preset's
+// redeal_four_twos), written beside their type so the page reads them from the schema.
+const values = { presets: "PRESET_REDEALS" };
 
 // Pydantic titles every field; json-schema-to-typescript would make each a numbered alias
 // (Seat14). Without them the fields' types are written inline.
@@ -49,6 +54,14 @@ for (const [file, name] of Object.entries(files)) {
     format: true,
     cwd: schemas,
   });
-  await writeFile(join(out, `${file}.ts`), ts);
+  let value = "";
+  if (file in values) {
+    // In the engine's order (pydantic's `required`; the properties are sorted by name).
+    const keys = schema.required ?? Object.keys(schema.properties);
+    const consts = Object.fromEntries(keys.map((k) => [k, schema.properties[k].const]));
+    if (Object.values(consts).some((v) => v === undefined)) throw new Error(`${file}.json: every property must be a const`);
+    value = `\nexport const ${values[file]}: ${name} = ${JSON.stringify(consts, null, 2)};\n`;
+  }
+  await writeFile(join(out, `${file}.ts`), ts + value);
 }
 console.log(`types generated in ${out}`);

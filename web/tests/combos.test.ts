@@ -1,31 +1,41 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseCards } from "../src/lib/cards";
-import { comboKind, comboName } from "../src/lib/combos";
+import { comboName, type Combination } from "../src/lib/combos";
 
-const name = (combination: string, cards: string, lang: "vi" | "en") => comboName(combination, parseCards(cards), lang);
+/** What the engine writes for a play (src/tienlen/engine/codec.py, `combination_fields`). */
+function play(kind: Combination["kind"], length: number): Combination {
+  const combination =
+    kind === "straight" ? `straight of ${length}` : kind === "pairs" ? `${length} consecutive pairs` : kind === "quad" ? "four of a kind" : kind;
+  return { kind, length, combination };
+}
 
-/** The `combination` values the engine writes: `describe()` in src/tienlen/engine/combos.py
- * (the fixed names of KIND_NAMES, and the two it writes with a length). */
-function engineNames(): string[] {
+/** The name of a play of these cards, typed as the engine would type it. */
+function name(what: string, cards: string, lang: "vi" | "en"): string {
+  const parsed = parseCards(cards);
+  const kinds: Record<string, Combination["kind"]> = { single: "single", pair: "pair", triple: "triple", "four of a kind": "quad" };
+  const straight = /^straight of (\d+)$/.exec(what);
+  const pairs = /^(\d+) consecutive pairs$/.exec(what);
+  const typed = straight ? play("straight", Number(straight[1])) : pairs ? play("pairs", Number(pairs[1])) : play(kinds[what], parsed.length);
+  return comboName(typed, parsed, lang);
+}
+
+/** The kinds the engine types a play with: `KIND_KEYS` in src/tienlen/engine/combos.py. */
+function engineKinds(): string[] {
   const source = readFileSync(new URL("../../src/tienlen/engine/combos.py", import.meta.url), "utf8");
-  const table = /KIND_NAMES = \{([^}]*)\}/.exec(source)![1];
-  const fixed = [...table.matchAll(/: "([^"]+)"/g)].map((m) => m[1]);
-  expect(source).toContain('return f"straight of {length}"');
-  expect(source).toContain('return f"{length} consecutive pairs"');
-  // The two written with a length stand in KIND_NAMES too, but describe() never writes them bare.
-  return fixed.filter((n) => n !== "straight" && n !== "consecutive pairs");
+  const table = /KIND_KEYS: Final = \{([^}]*)\}/.exec(source)![1];
+  return [...table.matchAll(/: "([^"]+)"/g)].map((m) => m[1]);
 }
 
 describe("the play's name", () => {
-  it("knows every combination kind of the engine", () => {
-    const fixed = engineNames();
-    expect(fixed.sort()).toEqual(["four of a kind", "pair", "single", "triple"]);
-    for (const n of [...fixed, "straight of 3", "straight of 12", "3 consecutive pairs", "6 consecutive pairs"]) {
-      expect(comboKind(n), n).not.toBeNull();
+  it("names every kind the engine types a play with, in both languages", () => {
+    const kinds = engineKinds();
+    expect(kinds.sort()).toEqual(["pair", "pairs", "quad", "single", "straight", "triple"]);
+    const cards: Record<string, string> = { single: "7h", pair: "7s 7h", triple: "7s 7c 7h", quad: "7s 7c 7d 7h", straight: "4s 5c 6d", pairs: "5s 5h 6s 6h 7s 7h" };
+    for (const kind of kinds as Combination["kind"][]) {
+      const typed = play(kind, kind === "pairs" ? 3 : parseCards(cards[kind]).length);
+      for (const lang of ["vi", "en"] as const) expect(comboName(typed, parseCards(cards[kind]), lang), kind).not.toBe(typed.combination);
     }
-    expect(comboKind("straight")).toBeNull();
-    expect(comboKind("nothing")).toBeNull();
   });
 
   it("names singles, and a 2 as heo", () => {
@@ -65,8 +75,14 @@ describe("the play's name", () => {
     expect(name("6 consecutive pairs", "3s 3h 4s 4h 5s 5h 6s 6h 7s 7h 8s 8h", "en")).toBe("Six consecutive pairs 3–8");
   });
 
-  it("shows a kind it does not know as the server wrote it", () => {
-    expect(name("dragon", "3s", "vi")).toBe("dragon");
-    expect(name("pair", "", "vi")).toBe("pair");
+  it("shows a kind it does not know (a newer server) in the server's words", () => {
+    const newer = { kind: "dragon", length: 12, combination: "dragon" } as unknown as Combination;
+    expect(comboName(newer, parseCards("3s"), "vi")).toBe("dragon");
+    expect(comboName(play("pair", 2), [], "vi")).toBe("pair");
+  });
+
+  it("reads the kind and length, not the English words", () => {
+    const typed = { kind: "pairs", length: 4, combination: "whatever the words" } as const;
+    expect(comboName(typed, parseCards("5s 5h 6s 6h 7s 7h 8c 8d"), "vi")).toBe("Bốn đôi thông 5–8");
   });
 });

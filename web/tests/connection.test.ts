@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { TableConnection } from "../src/lib/connection";
+import { LobbySocket } from "../src/lib/lobbyFeed";
 
 /** A WebSocket that does nothing until the test says what happened to it. */
 class FakeSocket {
@@ -8,7 +9,7 @@ class FakeSocket {
   readyState = 0;
   onopen: (() => void) | null = null;
   onmessage: ((e: { data: string }) => void) | null = null;
-  onclose: (() => void) | null = null;
+  onclose: ((e: { code: number; reason: string }) => void) | null = null;
   sent: string[] = [];
   constructor(readonly url: string) {
     FakeSocket.made.push(this);
@@ -17,7 +18,7 @@ class FakeSocket {
     this.sent.push(data);
   }
   close() {
-    this.onclose?.();
+    this.onclose?.({ code: 1000, reason: "" });
   }
 }
 
@@ -29,13 +30,16 @@ afterEach(() => {
   FakeSocket.made = [];
 });
 
+const DROPPED = { code: 1006, reason: "" };
+
 function connection() {
-  const told = { refused: 0, statuses: [] as string[] };
+  const told = { refused: 0, banned: 0, statuses: [] as string[] };
   const conn = new TableConnection("t1", "abc", {
     message: () => {},
     status: (x) => told.statuses.push(x),
     lastN: () => 0,
     refused: () => told.refused++,
+    banned: () => told.banned++,
   });
   return { conn, told };
 }
@@ -45,7 +49,7 @@ describe("the table's connection", () => {
     const { conn, told } = connection();
     conn.open();
     expect(FakeSocket.made[0].url).toBe("ws://127.0.0.1:8000/ws/tables/t1?invite=abc");
-    FakeSocket.made[0].onclose?.();
+    FakeSocket.made[0].onclose?.(DROPPED);
     expect(told.refused).toBe(1);
     expect(told.statuses.at(-1)).toBe("reconnecting");
     conn.close();
@@ -56,8 +60,33 @@ describe("the table's connection", () => {
     const socket = FakeSocket.made[0];
     socket.onopen?.();
     expect(JSON.parse(socket.sent[0])).toEqual({ type: "hello", protocol: 1 });
-    socket.onclose?.();
+    socket.onclose?.(DROPPED);
     expect(told.refused).toBe(0);
     conn.close();
+  });
+  it("stops reconnecting, the table's and the lobby's, once the server closed it for a ban", () => {
+    vi.useFakeTimers();
+    try {
+      const { conn, told } = connection();
+      conn.open();
+      FakeSocket.made[0].onopen?.();
+      FakeSocket.made[0].onclose?.({ code: 1008, reason: "banned until 2026-03-15 09:11 UTC" });
+      let lobbyBanned = 0;
+      const lobby = new LobbySocket({ message: () => {}, status: () => {}, banned: () => lobbyBanned++ });
+      lobby.open();
+      FakeSocket.made[1].onclose?.({ code: 1008, reason: "banned permanently" });
+      vi.advanceTimersByTime(60_000);
+      expect(FakeSocket.made.length).toBe(2); // no new socket
+      expect([told.banned, lobbyBanned, told.statuses.at(-1)]).toEqual([1, 1, "closed"]);
+      // A socket merely dropped is opened again.
+      const again = connection();
+      again.conn.open();
+      FakeSocket.made[2].onclose?.(DROPPED);
+      vi.advanceTimersByTime(60_000);
+      expect(FakeSocket.made.length).toBe(4);
+      again.conn.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -82,8 +82,8 @@ describe("the analysis beside the replay", () => {
     expect(reviewShort({ ...chop, played: chop.bot, bot: "", chips_difference: -40 }, "vi")).toBe("→ không chặt −40");
     const timer = { ...review, kind: "timer" as const, played: "3s", bot: "3s 4c 5d", chips_difference: 300 };
     expect(reviewWords(timer, "vi")).toBe("Hết giờ nên bàn đi thay bạn. Máy sẽ đánh 3♠ 4♣ 5♦ (ước tính +300 chip cho máy so với bạn)");
-    expect(reviewShort(timer, "en")).toBe("⏱ → 3♠ 4♣ 5♦ +300");
-    expect(reviewShort({ ...timer, same: true }, "en")).toBe("⏱ ✓");
+    expect(reviewShort(timer, "en")).toBe("→ 3♠ 4♣ 5♦ +300");
+    expect(reviewShort({ ...timer, same: true }, "en")).toBe(""); // drawn: Icon.svelte
     expect(reviewShort(review, "en")).toBe("→ pass +1\u202f250");
   });
   it("writes the chips difference signed, in whole chips", () => {

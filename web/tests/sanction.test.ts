@@ -10,7 +10,7 @@ const told = (kind: SanctionMessage["kind"], until: string | null): SanctionMess
   until,
   reason: "automatic (flood control): 10 chat lines refused as too fast within 10 minutes",
   offence: "flooding",
-  offence_en: "Flooding a chat (project rule, not in seed 000)",
+  offence_en: "Flooding a chat",
   offence_vi: "Spam kênh chat",
   message: "…",
 });
@@ -18,7 +18,7 @@ const told = (kind: SanctionMessage["kind"], until: string | null): SanctionMess
 describe("a sanction told to an open socket", () => {
   it("says a warning with its reason, and a mute or ban until when, in the page's language", () => {
     expect(toldText("vi", told("warn", null))).toBe(
-      "Bạn bị cảnh cáo. Lý do: Spam kênh chat (automatic (flood control): 10 chat lines refused as too fast within 10 minutes).",
+      "Bạn bị cảnh cáo. Lý do: Spam kênh chat (tự động (chống spam): 10 dòng chat bị từ chối vì gửi quá nhanh trong 10 phút).",
     );
     expect(toldText("en", told("warn", null))).toMatch(/^You are warned\. Reason: Flooding a chat/);
     expect(toldText("vi", told("mute", "2026-03-14T11:00:00+00:00"), "Asia/Ho_Chi_Minh")).toMatch(

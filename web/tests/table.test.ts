@@ -10,10 +10,11 @@ const table: TableInfo = {
   turn_seconds: 10,
   phase: "playing",
   games: 1,
+  next_game: null,
   seats: [
-    { seat: 0, user: "1", name: "An", bot: null, connected: true, ready: true, playing: true },
+    { seat: 0, user: "1", name: "An", bot: null, connected: true, ready: true, playing: true, away: false },
     null,
-    { seat: 2, user: "2", name: "Bình", bot: null, connected: false, ready: true, playing: true },
+    { seat: 2, user: "2", name: "Bình", bot: null, connected: false, ready: true, playing: true, away: false },
   ],
 };
 
@@ -52,7 +53,7 @@ describe("the table's state", () => {
     const { events: _e, actions: _a, ...delta } = view({ seq: 1, current: 1, hand: "4s", my_turn: false, cards_left: [12, 13] });
     apply(st, {
       type: "update", n: 5, game: 1, view: delta, actions: [{ seat: 0, play: "3s" }],
-      events: [{ type: "play", seq: 1, action: 1, seat: 0, cards: "3s", combination: "single", beaten: null, out_of_turn: false, auto: false }],
+      events: [{ type: "play", seq: 1, action: 1, seat: 0, cards: "3s", combination: "single", kind: "single", length: 1, beaten: null, out_of_turn: false, auto: false }],
       timers: [{ game: 1, seat: 1, kind: "turn", deadline: 110, seconds: 10 }],
     });
     expect(st.lastN).toBe(5);
@@ -114,7 +115,8 @@ describe("the table's state", () => {
       {
         type: "settlement", n: 6, game: 1, seats: [0, 2], players: ["1", "2"],
         settlement: { bet: 1000, deltas: [-2000, 1880], fee: 120, fees: [0, 120], fee_bp: 600, void: false, den_bai: null,
-          items: [{ payer: 0, payee: 1, amount: 2000, owed: 2000, reason: "chop", reason_vi: "chặt", kind: "chop", facts: {} }] },
+          items: [{ payer: 0, payee: 1, amount: 2000, owed: 2000, reason: "chop", reason_vi: "chặt", kind: "chop",
+            facts: { what: "chop", bomb: "3s 3h 4s 4h 5s 5h", bomb_category: "pairs3", chopped: "2s", twos: "2s", over_chop: false, chain: [{ seat: 1, cards: "2s", category: "two", units: 2 }], units: 2 } }] },
       },
     ];
     for (const m of msgs) apply(st, m);
@@ -129,13 +131,31 @@ describe("the table's state", () => {
     apply(st, {
       type: "update", n: 5, game: 1, view: delta, actions: [], timers: [],
       events: [
-        { type: "play", seq: 1, action: 1, seat: 0, cards: "3s", combination: "single", beaten: null, out_of_turn: false, auto: true },
-        { type: "play", seq: 2, action: 2, seat: 1, cards: "5s", combination: "single", beaten: { cards: "3s", combination: "single", seat: 0 }, out_of_turn: false, auto: false },
+        { type: "play", seq: 1, action: 1, seat: 0, cards: "3s", combination: "single", kind: "single", length: 1, beaten: null, out_of_turn: false, auto: true },
+        { type: "play", seq: 2, action: 2, seat: 1, cards: "5s", combination: "single", kind: "single", length: 1, beaten: { cards: "3s", combination: "single", kind: "single", length: 1, seat: 0 }, out_of_turn: false, auto: false },
         { type: "pass", seq: 3, action: 3, seat: 0, auto: false },
         { type: "pass", seq: 4, action: 4, seat: 0, auto: true },
       ],
     });
     expect(st.happenings.map((h) => [h.event.type, h.event.seq])).toEqual([["play", 1], ["pass", 4]]);
+  });
+
+  it("holds the happenings of the game shown only: a new deal starts them again, a state brings its game's", () => {
+    const st = started();
+    const { events: _e, actions: _a, ...delta } = view({ seq: 2, over: true });
+    apply(st, {
+      type: "update", n: 5, game: 1, view: delta, actions: [], timers: [],
+      events: [
+        { type: "pass", seq: 1, action: 1, seat: 0, auto: true },
+        { type: "game_over", seq: 2, action: 2, winner: 1, ranking: [1, 0], reason: "out", cards_left: ["4s", ""] },
+      ],
+    });
+    expect(st.happenings.map((h) => [h.game, h.event.type])).toEqual([[1, "pass"], [1, "game_over"]]);
+    apply(st, { type: "game", n: 6, game: 2, seats: [0, 2], view: view(), timers: [] });
+    expect(st.happenings).toEqual([]); // the last game's "Hết giờ" lines are gone
+    const timedOut = view({ events: [{ type: "play", seq: 1, action: 1, seat: 0, cards: "3s", combination: "single", kind: "single", length: 1, beaten: null, out_of_turn: false, auto: true }] });
+    apply(st, { type: "state", n: 9, table, chat: [], commitment: null, game: { game: 2, seats: [0, 2], view: timedOut, timers: [] } });
+    expect(st.happenings.map((h) => [h.game, h.event.type])).toEqual([[2, "play"]]);
   });
 
   it("reads table messages and commitments", () => {
@@ -152,7 +172,7 @@ describe("the table's state", () => {
     apply(st, { type: "table", n: 5, ...table, seats: [table.seats[0], null, null] });
     expect(nameAt(st, 1)).toBe("Bình");
     // Someone else sits down in the seat left: the game's seat is still Bình's.
-    const chi = { seat: 2, user: "3", name: "Chi", bot: null, connected: true, ready: false, playing: false };
+    const chi = { seat: 2, user: "3", name: "Chi", bot: null, connected: true, ready: false, playing: false, away: false };
     apply(st, { type: "table", n: 6, ...table, seats: [table.seats[0], null, chi] });
     expect(nameAt(st, 1)).toBe("Bình");
     apply(st, {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ERRORS_VI, errorText, storedLang, t, WORDS } from "../src/lib/i18n";
-import { DEN_BAI_SEAT, lines, chips, readSettlement } from "../src/lib/settlement";
+import { DEN_BAI_SEAT, lines, chips, type Settlement } from "../src/lib/settlement";
 import { cheapestOpen, roomClosedReason } from "../src/lib/lobby";
 
 const docs = new URL("../../docs/", import.meta.url);
@@ -68,25 +68,24 @@ describe("words", () => {
 
 describe("settlement and lobby", () => {
   it("lists the lines in the page's language with suit symbols", () => {
-    const s = readSettlement({
+    const s: Settlement = {
       bet: 1000, deltas: [-5000, 4700], fee: 300, fees: [0, 300], fee_bp: 600, void: false, den_bai: null,
-      items: [{ payer: 0, payee: 1, amount: 5000, owed: 8000, reason: "thoi red 2 (2h)", reason_vi: "thối heo đỏ (2h)", kind: "thoi", facts: {} }],
-    })!;
+      items: [{ payer: 0, payee: 1, amount: 5000, owed: 8000, reason: "thoi red 2 (2h)", reason_vi: "thối heo đỏ (2h)", kind: "thoi", facts: { what: "thoi", penalty: "red_two", cards: "2h", units: 8 } }],
+    };
     const name = (seat: number) => ["Lan", "Minh", "Hùng"][seat];
-    expect(lines(s, "vi", name)).toEqual([{ payer: 0, payee: 1, amount: 5000, short: true, reason: "thối heo đỏ (2♥)" }]);
+    expect(lines(s, "vi", name)).toEqual([{ payer: 0, payee: 1, amount: 5000, short: true, reason: "thối heo đỏ (2♥)", units: 8 }]);
     expect(lines(s, "en", name)[0].reason).toBe("thoi red 2 (2♥)");
-    expect(readSettlement({ deltas: 1 })).toBeNull();
   });
   it("names the player paid for under đền bài, in either language", () => {
     // As money/words.py writes the line: seat 2's cóng, paid by seat 0 for them.
-    const s = readSettlement({
+    const s: Settlement = {
       bet: 1000, deltas: [-2000, 2000, 0], fee: 0, fees: [0, 0, 0], fee_bp: 0, void: false, den_bai: 0,
       items: [{
         payer: 0, payee: 1, amount: 2000, owed: 2000, kind: "den_bai",
         reason: "đền bài for seat 2: cóng (no card played): 2", reason_vi: "đền bài thay ghế 2: cóng: 2 cược",
         facts: { what: "cong", units: 2, sweep: false, for_seat: 2 },
       }],
-    })!;
+    };
     const name = (seat: number) => ["Lan", "Minh", "Hùng"][seat];
     expect(lines(s, "vi", name)[0].reason).toBe("đền bài thay Hùng: cóng: 2 cược");
     expect(lines(s, "en", name)[0].reason).toBe("đền bài for Hùng: cóng (no card played): 2");
@@ -101,7 +100,7 @@ describe("settlement and lobby", () => {
   it("finds the cheapest open room and says why a room is closed", () => {
     const room = (key: string, min_bet: number, may_enter: boolean) => ({
       key, name_en: key, name_vi: key, min_bet, max_bet: min_bet * 10, fee_bp: 600,
-      min_balance: 200000, min_vip_points: 100, may_enter, why_not: may_enter ? null : "Tycoon needs 200000 chips; you hold 100000",
+      min_balance: 200000, min_chips: 200000, min_vip_points: 100, may_enter, why_not: may_enter ? null : "Tycoon needs 200000 chips; you hold 100000",
       lacks: may_enter ? null : ("chips" as const), held: may_enter ? null : 100000,
     });
     expect(cheapestOpen([room("tycoon", 5000, true), room("trainee", 1000, true)])?.key).toBe("trainee");
@@ -112,5 +111,8 @@ describe("settlement and lobby", () => {
     const vip = { ...room("vip", 200000, false), lacks: "vip_points" as const, held: 7 };
     expect(roomClosedReason(vip, "en")).toBe("Needs 100 VIP points (you have 7)");
     expect(roomClosedReason(vip, "vi")).toBe("Cần 100 điểm VIP (bạn có 7)");
+    // No entry balance, but playing needs one smallest bet (min_chips): a player at 0 is told so.
+    const broke = { ...room("trainee", 1000, false), min_balance: 0, min_chips: 1000, held: 0 };
+    expect(roomClosedReason(broke, "vi")).toBe("Cần 1\u202f000 chip (bạn có 0)");
   });
 });

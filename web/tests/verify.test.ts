@@ -77,6 +77,14 @@ describe("the known-answer vectors of docs/FAIRNESS.md", () => {
     expect(Object.keys(PRESET_REDEALS).sort()).toEqual(presets.sort());
     expect(rules.slice(rules.indexOf("PRESETS: dict")).includes("redeal_four_twos=True")).toBe(false);
   });
+  it("reads each preset's redeal rule from docs/schemas/presets.json, not a copy of its own", () => {
+    const schema = JSON.parse(readFileSync(new URL("../../docs/schemas/presets.json", import.meta.url), "utf8"));
+    const consts = Object.fromEntries(schema.required.map((k: string) => [k, schema.properties[k].const]));
+    expect(PRESET_REDEALS).toEqual(consts);
+    expect(Object.keys(PRESET_REDEALS)).toEqual(schema.required); // the engine's order
+    const source = readFileSync(new URL("../src/lib/verify.ts", import.meta.url), "utf8");
+    expect(source).not.toMatch(/thapthanh\s*:/);
+  });
 });
 
 describe("a record", () => {
@@ -163,6 +171,9 @@ describe("a record", () => {
     );
     await expect(verifyRecord({ ...record(), hands: ["3s 3s", "4s"] })).rejects.toThrow("hands[0]: card 3s is written twice");
     await expect(verifyRecord({ ...record(), ruleset: "nope" })).rejects.toThrow("ruleset: unknown rule preset 'nope'");
+    // As the engine says it, the presets in its order; nothing an object inherits is a preset.
+    const known = "(known: thapthanh, langvuichoi, b52, sanhrong, bigfun)";
+    await expect(verifyRecord({ ...record(), ruleset: "toString" })).rejects.toThrow(`unknown rule preset 'toString' ${known}`);
   });
   it("reads hands as the engine does: written together, 10 or T, suit symbols, lists", async () => {
     const r = record();

@@ -71,6 +71,7 @@ def serve_cmd(
 
     from ..server import collector
     from ..server.app import create_app
+    from ..server.botpool import shutdown_bot_pool
     from ..server.page import page_folder
     from ..server.serving import uvicorn_options
     from ..server.store.db import redacted
@@ -88,11 +89,14 @@ def serve_cmd(
     app = create_app(settings)
     # Short collector pauses for live tables: server/collector.py says why.
     collector.configure()
-    uvicorn.run(
-        app,
-        host=settings.host,
-        port=settings.port,
-        log_level="info",
-        proxy_headers=False,
-        **uvicorn_options(settings),
-    )
+    try:
+        uvicorn.run(
+            app,
+            host=settings.host,
+            port=settings.port,
+            log_level="info",
+            proxy_headers=False,
+            **uvicorn_options(settings),
+        )
+    finally:  # no worker of the bots' or the analysis' pool outlives the server
+        shutdown_bot_pool(grace_s=2.0)

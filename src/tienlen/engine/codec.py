@@ -13,7 +13,7 @@ from typing import Any
 
 from .actions import ACTION_KINDS, PASS, Action
 from .cards import CardError, mask_ascii, mask_str, parse_mask
-from .combos import category, describe
+from .combos import KIND_KEYS, category, describe, kind_of, length_of
 from .errors import BadAction
 from .events import (
     Chop,
@@ -51,9 +51,20 @@ EVENT_TYPES: dict[type, str] = {
 
 
 # --- events ------------------------------------------------------------------------------------
+def combination_fields(code: int) -> dict[str, Any]:
+    """A play's combination as the wire says it: ``combination``, the engine's English name
+    (``straight of 5``), and typed, ``kind`` (:data:`~.combos.KIND_KEYS`) and ``length`` (the
+    cards; for consecutive pairs, the pairs)."""
+    return {
+        "combination": describe(code),
+        "kind": KIND_KEYS[kind_of(code)],
+        "length": length_of(code),
+    }
+
+
 def _played(played: Played) -> dict[str, Any]:
     seat, mask, code = played
-    return {"seat": seat, "cards": mask_ascii(mask), "combination": describe(code)}
+    return {"seat": seat, "cards": mask_ascii(mask), **combination_fields(code)}
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
@@ -67,7 +78,7 @@ def event_to_dict(event: Event) -> dict[str, Any]:
         out.update(
             seat=event.seat,
             cards=mask_ascii(event.cards),
-            combination=describe(event.code),
+            **combination_fields(event.code),
             beaten=None if event.beaten is None else _played(event.beaten),
             out_of_turn=event.out_of_turn,
             auto=event.auto,
@@ -281,6 +292,7 @@ __all__ = [
     "action_from_dict",
     "action_to_dict",
     "apply_action_dict",
+    "combination_fields",
     "event_to_dict",
     "restore_snapshot",
     "seat_view_to_dict",

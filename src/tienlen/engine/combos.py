@@ -28,6 +28,15 @@ KIND_NAMES = {
     QUAD: "four of a kind",
     PAIRS: "consecutive pairs",
 }
+KIND_KEYS: Final = {
+    SINGLE: "single",
+    PAIR: "pair",
+    TRIPLE: "triple",
+    STRAIGHT: "straight",
+    QUAD: "quad",
+    PAIRS: "pairs",
+}
+"""Each kind's stable key on the wire (a play's ``kind``, beside its ``length``)."""
 KIND_NAMES_VI = {
     SINGLE: "lẻ",
     PAIR: "đôi",

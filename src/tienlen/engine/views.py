@@ -7,7 +7,8 @@ A :class:`SeatView` is built from a :class:`~tienlen.engine.game.Game` but holds
 it: only the seat's own hand, the public actions and events so far, how many cards each player
 holds, the rule set and the clock. Hidden, and so never copied in: the other seats' hands (until
 the end of the game, when :class:`~tienlen.engine.events.GameOver` shows what is left, as a
-table does), :attr:`Pass.could_beat <tienlen.engine.events.Pass.could_beat>` (``None`` in every
+table does) and the card the leader's first play must contain (``required``: theirs alone),
+:attr:`Pass.could_beat <tienlen.engine.events.Pass.could_beat>` (``None`` in every
 view), and the deal's server seed before the game is over. A :class:`SpectatorView` is the same
 without a hand or legal actions.
 """
@@ -50,7 +51,9 @@ class SeatView:
     played_by: tuple[int, ...]
     """The cards each seat has laid so far (masks)."""
     required: int
-    """A card the next play must contain (3♠ or the lowest card in a first game), else 0."""
+    """A card this seat's next play must contain (3♠ or the lowest card, in a first game's
+    first play), else 0: 0 in every other seat's view, since it names a card the leader holds
+    (with two or three players their lowest)."""
     first_game: bool
     leader: int
     """The seat that led the game's first round."""
@@ -154,7 +157,8 @@ class PublicLog:
             table=last,
             round_plays=tuple(game.round_plays),
             played_by=tuple(self._played_by),
-            required=game.required,
+            # Only its holder (the first game's leader) is told: the card is one of theirs.
+            required=game.required if game.hands[seat] & game.required else 0,
             first_game=game.first_game,
             leader=game.leader,
             barred_instant_winner=game.barred_instant_winner,

@@ -13,19 +13,40 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from typing import Annotated, Any, Literal, NotRequired
+from typing import Annotated, Any, Literal, NotRequired, get_args
 
 from pydantic import ConfigDict, Field, TypeAdapter, with_config
 from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
 from .codec import RECORD_FORMAT, SCHEMA_VERSION, SNAPSHOT_FORMAT
+from .combos import KIND_KEYS
+from .rules import PRESETS
 
 _CLOSED = ConfigDict(extra="forbid")
 
 Cards = Annotated[str, Field(description="cards in ASCII notation, lowest first: '3s 10h Qd'")]
+REQUIRED = (
+    "the card this seat's play must contain (3s, or the lowest card dealt, in a first game's "
+    "first play): set only in the leader's own view, null in everyone else's"
+)
 CardsIn = Annotated[
     str | list[str],
     Field(description="cards as a string ('3s 4c 10h', symbols and any case accepted) or names"),
+]
+
+
+ComboKind = Literal["single", "pair", "triple", "straight", "quad", "pairs"]
+"""A combination's kind (``tienlen.engine.combos.KIND_KEYS``): ``quad`` is four of a kind,
+``pairs`` consecutive pairs (đôi thông)."""
+Combination = Annotated[
+    str,
+    Field(
+        description="the engine's English name: single, pair, triple, four of a kind, "
+        "straight of N, N consecutive pairs (kind and length say the same, typed)"
+    ),
+]
+ComboLength = Annotated[
+    int, Field(description="the cards in the combination; for consecutive pairs, the pairs")
 ]
 
 
@@ -35,7 +56,9 @@ class Played(TypedDict):
 
     seat: int
     cards: Cards
-    combination: str
+    combination: Combination
+    kind: ComboKind
+    length: ComboLength
 
 
 @with_config(_CLOSED)
@@ -57,7 +80,9 @@ class PlayEvent(_Numbered):
     type: Literal["play"]
     seat: int
     cards: Cards
-    combination: str
+    combination: Combination
+    kind: ComboKind
+    length: ComboLength
     beaten: Played | None
     out_of_turn: bool
     auto: bool
@@ -215,7 +240,7 @@ class SeatView(_Table):
     can_pass: bool
     chop_offer: bool
     legal: list[Cards]
-    required: Cards | None
+    required: Annotated[Cards | None, Field(description=REQUIRED)]
 
 
 class Record(TypedDict):
@@ -248,6 +273,22 @@ class Snapshot(TypedDict):
     deal: NotRequired[Deal]
 
 
+# Each rule preset (``tienlen.engine.rules.PRESETS``) and whether it redeals a hand holding all
+# four 2s (``redeal_four_twos``, docs/FAIRNESS.md), each as a const: what a client verifying a
+# record's deal (the web page's lib/verify.ts) reads for a ``ruleset`` naming a preset, whose
+# ``overrides`` may turn the redeal on. Built from PRESETS, so it cannot fall behind them.
+PresetRedeals = with_config(_CLOSED)(
+    TypedDict(  # type: ignore[operator]
+        "PresetRedeals",
+        {name: Literal[rules.redeal_four_twos] for name, rules in PRESETS.items()},
+    )
+)
+PresetRedeals.__doc__ = (
+    "Whether each rule preset redeals a hand holding all four 2s (redeal_four_twos, "
+    "docs/FAIRNESS.md): each preset's value is its const."
+)
+
+
 SCHEMAS: dict[str, Any] = {
     "event": Event,
     "action": Action,
@@ -255,11 +296,13 @@ SCHEMAS: dict[str, Any] = {
     "spectator_view": SpectatorView,
     "record": Record,
     "snapshot": Snapshot,
+    "presets": PresetRedeals,
 }
 """Each wire type by the name of its schema file (``docs/schemas/NAME.json``)."""
 
 assert RECORD_FORMAT == "tienlen-record/1" and SNAPSHOT_FORMAT == "tienlen-snapshot/1"
 assert SCHEMA_VERSION == 1
+assert set(get_args(ComboKind)) == set(KIND_KEYS.values())
 
 
 @cache

@@ -1,8 +1,9 @@
 """The words of a settlement line, in English and Vietnamese, made from its facts.
 
 A player reads them without help, so they name the cards and show the arithmetic as the seeds
-write it: ``chặt heo đỏ (2♥): heo đen 5 + heo đỏ 10 = 15 lá``. Amounts are in bets: "lá" where
-the table counts cards, "cược" where it does not (bigfun).
+write it: ``chặt heo đỏ (2♥): heo đen 5 + heo đỏ 10 = 15 lá``. Amounts are in bets, and every
+amount says so: "lá" / "cards" where the table counts cards, "cược" / "units" where it does not
+(bigfun); either way N of them cost N × the bet.
 """
 
 from __future__ import annotations
@@ -87,6 +88,12 @@ def _hand_names(hands: tuple[str, ...]) -> tuple[str, str]:
     )
 
 
+def _amount_en(units: int, in_cards: bool) -> str:
+    """An amount in bets with its unit: ``5 cards``, ``1 unit``."""
+    word = "card" if in_cards else "unit"
+    return f"{units} {word}{'' if units == 1 else 's'}"
+
+
 def _cards_en(f: CardsFacts) -> str:
     other = " other" if f.others_only else ""
     times = f" × {f.per_card}" if f.per_card != 1 else ""
@@ -101,23 +108,27 @@ def _cards_vi(f: CardsFacts) -> str:
 
 def _english(item: Item) -> str:
     f = item.facts
+    in_cards = item.in_cards
     if isinstance(f, ChopFacts):
         word = "over-chopped" if f.over_chop else "chopped"
         what = _link_name(f.chopped)[0]
         head = f"{word} {what} ({mask_str(f.chopped.cards)})"
         if len(f.chain) > 1:
             parts = " + ".join(f"{_link_name(link)[0]} {link.units}" for link in f.chain)
-            return f"{head}: {parts} = {f.units}"
-        return f"{head}: {f.units}"
+            return f"{head}: {parts} = {_amount_en(f.units, in_cards)}"
+        return f"{head}: {_amount_en(f.units, in_cards)}"
     if isinstance(f, CardsFacts):
         return _cards_en(f)
     if isinstance(f, ThoiFacts):
         p = f.penalty
-        return f"caught holding {penalty_name(p)[0]} ({mask_str(p.cards)}): {p.units}"
+        held = f"{penalty_name(p)[0]} ({mask_str(p.cards)})"
+        return f"caught holding {held}: {_amount_en(p.units, in_cards)}"
     if isinstance(f, CongFacts):
         if f.sweep:
-            return f"swept: winner shed all 13 before anyone played: {f.units}"
-        return f"cóng (no card played): {f.units}"
+            return (
+                f"swept: winner shed all 13 before anyone played: {_amount_en(f.units, in_cards)}"
+            )
+        return f"cóng (no card played): {_amount_en(f.units, in_cards)}"
     if isinstance(f, MultiplierFacts):
         if f.cause == "three_spades_finish":
             return f"winner finished on 3♠: cards ×{f.factor}"
@@ -131,9 +142,10 @@ def _english(item: Item) -> str:
         label = "cóng" if f.cong else f"instant win ({hands})"
         if f.cards is not None:
             return f"{label}: {_cards_en(f.cards)}"
-        return f"{label}: {f.units}"
+        return f"{label}: {_amount_en(f.units, in_cards)}"
     names = place_names(f.players)
-    return f"{names[f.place - 1][0]} place pays {names[f.paid_place - 1][0]}: {f.units}"
+    paid = f"{names[f.place - 1][0]} place pays {names[f.paid_place - 1][0]}"
+    return f"{paid}: {_amount_en(f.units, in_cards)}"
 
 
 def _vietnamese(item: Item) -> str:

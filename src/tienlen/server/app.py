@@ -102,6 +102,7 @@ def create_app(
     from .replays import router as replays_router
     from .restore import reopen_tables
     from .reviews import router as reviews_router
+    from .rules_api import router as rules_router
 
     config = settings if settings is not None else Settings()
 
@@ -152,6 +153,7 @@ def create_app(
             if full_collections_off():  # `tienlen serve`: the full collections are ours to run
                 every_s = config.gc_full_collection_minutes * 60
                 collections = asyncio.create_task(full_collections(every_s))
+            app.state.collections = collections  # None: Python runs its own full collections
             try:
                 app.state.restored = await reopen_tables(lobby)
                 yield
@@ -184,6 +186,7 @@ def create_app(
     app.include_router(reviews_router)
     app.include_router(moderation_router)
     app.include_router(play_now_router)
+    app.include_router(rules_router)
     app.include_router(ws_router)
     app.include_router(lobby_socket_router)
     mount_page(app, config.web_dir)

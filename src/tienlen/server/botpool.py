@@ -55,8 +55,7 @@ def shared_bot_pool(max_workers: int | None = None) -> ProcessPoolExecutor:
     with _lock:
         if _shared is None:
             workers = max_workers or bot_workers()
-            context = multiprocessing.get_context("spawn")
-            _shared = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+            _shared = _pool(workers)
         return _shared
 
 
@@ -66,9 +65,33 @@ def shared_analysis_pool(max_workers: int = 1) -> ProcessPoolExecutor:
     global _analysis
     with _lock:
         if _analysis is None:
-            context = multiprocessing.get_context("spawn")
-            _analysis = ProcessPoolExecutor(max_workers=max(1, max_workers), mp_context=context)
+            _analysis = _pool(max(1, max_workers))
         return _analysis
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    """A ``spawn`` pool (safe beside the event loop's threads) whose workers end with the
+    server, however it ends (:func:`_end_with_parent`)."""
+    context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=_end_with_parent,
+        initargs=(os.getpid(),),
+    )
+
+
+def _end_with_parent(parent: int, every_s: float = 0.5) -> None:
+    """A worker's first job: a thread that ends the worker once ``parent`` (the server) is
+    gone. A server killed with SIGKILL cannot stop its pools, and a worker blocked on its
+    queue would otherwise live on, adopted by init, holding the pool's pipes."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every_s)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="end with the server", daemon=True).start()
 
 
 def _warm(pause_s: float) -> int:
@@ -86,15 +109,31 @@ async def warm_pool(executor: Executor, workers: int) -> set[int]:
     return set(await asyncio.gather(*jobs))
 
 
-def shutdown_bot_pool() -> None:
+def shutdown_bot_pool(grace_s: float | None = None) -> None:
     """Stop the shared pools (the bots' and the analysis'); the next call to
-    :func:`shared_bot_pool` or :func:`shared_analysis_pool` starts a new one."""
+    :func:`shared_bot_pool` or :func:`shared_analysis_pool` starts a new one. Jobs not started
+    are cancelled and the running ones are not waited for; with ``grace_s`` (as ``tienlen
+    serve`` stops), the workers are given that long to end, then terminated, so none outlives
+    the server."""
     global _shared, _analysis
     with _lock:
         pools, _shared, _analysis = (_shared, _analysis), None, None
+    workers: list[multiprocessing.process.BaseProcess] = []
     for pool in pools:
         if pool is not None:
+            workers += list((getattr(pool, "_processes", None) or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
+    if grace_s is None:
+        return
+    deadline = time.monotonic() + grace_s
+    for worker in workers:
+        worker.join(max(0.0, deadline - time.monotonic()))
+    for worker in workers:
+        if worker.is_alive():
+            worker.terminate()
+            worker.join(1.0)
+        if worker.is_alive():
+            worker.kill()
 
 
 class BotAnswer(NamedTuple):

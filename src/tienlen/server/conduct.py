@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from .conduct_policy import Decision, Policy, default_policy, describe_duration, sanction_for
 from .errors import ApiError
+from .ledger import balance_of
 from .protocol import SanctionTold
 from .store.models import AccountLink, AuditEntry, Report, Sanction, StaffRole, User
 
@@ -220,10 +221,13 @@ def describe_lift(sanction: Sanction) -> str:
 
 
 async def refuse_banned(db: AsyncSession, user_id: int, now: datetime) -> None:
-    """``banned`` (saying why and until when) if ``user_id`` is banned now."""
+    """``banned`` (saying why and until when, and the player's chips and ĐKN now) if
+    ``user_id`` is banned now."""
     ban = await ban_of(db, user_id, now)
     if ban is not None:
-        raise ApiError("banned", describe(ban), told(ban))
+        user = await db.get(User, user_id)
+        account = {"chips": await balance_of(db, user_id), "dkn": user.dkn if user else 0}
+        raise ApiError("banned", describe(ban), told(ban), account=account)
 
 
 async def refuse_muted(db: AsyncSession, user_id: int, now: datetime) -> None:
@@ -412,17 +416,17 @@ async def report(
     text: str,
     now: datetime,
     *,
-    message_id: str | None = None,
+    message_id: int | None = None,
     context: dict[str, Any] | None = None,
 ) -> Report:
     """A player's report of a player (or of one of their chat messages), open for review."""
     if reporter == target:
-        raise ApiError("bad_request", "you cannot report yourself")
+        raise ApiError("cannot_report_self", "you cannot report yourself")
     await _user(db, target)
     row = Report(
         reporter_id=reporter,
         target_id=target,
-        message_id=message_id,
+        message_id=None if message_id is None else str(message_id),
         text=text,
         context=context or {},
         created_at=now,

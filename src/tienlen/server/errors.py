@@ -7,6 +7,8 @@ refused input, unknown route, oversized body, a crash — into that shape.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -52,6 +54,8 @@ CODES: dict[str, tuple[int, str]] = {
     "not_sanctioned": (409, "The user has no sanction of that kind in force."),
     "too_few_chips": (409, "Playing needs 10 times the smallest bet; a daily top-up helps."),
     "too_many_signups": (429, "This address made too many accounts or guests lately."),
+    "cannot_report_self": (422, "A player cannot report themselves."),
+    "too_many_reports": (429, "The player filed too many reports within the last hour."),
     "too_many_logins": (429, "This address tried to log in too often lately."),
     "login_locked": (429, "Too many failed log-ins for this nickname: it is locked for a while."),
     "not_found": (404, "No such route."),
@@ -73,6 +77,7 @@ class ApiError(ValueError):
         sanction: SanctionTold | None = None,
         *,
         retry_after: str | None = None,
+        account: dict[str, int] | None = None,
     ) -> None:
         if code not in CODES:
             raise ValueError(f"unknown API error code {code!r}")
@@ -84,6 +89,8 @@ class ApiError(ValueError):
         """With ``muted`` and ``banned``: the sanction in force, as the player is told it."""
         self.retry_after = retry_after
         """With the rate limits and the log-in lockout: when to try again (ISO 8601, UTC)."""
+        self.account = account
+        """With ``banned``: the banned player's chips and ĐKN now (what the ban cost them)."""
 
 
 def error_response(
@@ -92,12 +99,15 @@ def error_response(
     status: int | None = None,
     sanction: SanctionTold | None = None,
     retry_after: str | None = None,
+    account: dict[str, int] | None = None,
 ) -> JSONResponse:
     error: dict[str, Any] = {"code": code, "message": message}
     if sanction is not None:
         error["sanction"] = sanction
     if retry_after is not None:
         error["retry_after"] = retry_after
+    if account is not None:
+        error["account"] = account
     return JSONResponse({"error": error}, status_code=status or CODES[code][0])
 
 
@@ -126,7 +136,13 @@ def _describe_validation(exc: RequestValidationError) -> str:
 
 async def _on_api_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ApiError)
-    return error_response(exc.code, exc.message, sanction=exc.sanction, retry_after=exc.retry_after)
+    return error_response(
+        exc.code,
+        exc.message,
+        sanction=exc.sanction,
+        retry_after=exc.retry_after,
+        account=exc.account,
+    )
 
 
 async def _on_validation(request: Request, exc: Exception) -> JSONResponse:
@@ -162,9 +178,35 @@ def install_handlers(app: FastAPI) -> None:
     app.add_exception_handler(Exception, _on_crash)
 
 
+DRAIN_BYTES = 8 * 1024 * 1024
+"""How much of a refused body is read (and dropped) before the ``body_too_large`` answer."""
+DRAIN_S = 10.0
+"""How long that reading may take."""
+
+
+async def _drain(receive: Receive, seen: int) -> None:
+    """Read what is left of a refused body, up to :data:`DRAIN_BYTES` in all (``seen`` read
+    already) and for :data:`DRAIN_S`. A server that closes a connection with data unread
+    resets it (TCP RST), which may destroy the answer before the client reads it: uvicorn
+    closes after answering a request that said ``Connection: close`` (Python's urllib always
+    does), and the client still sending its body got a reset, not the 413."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(DRAIN_S):
+            while seen <= DRAIN_BYTES:
+                received = await receive()
+                if received["type"] != "http.request":
+                    return
+                seen += len(received.get("body", b""))
+                if not received.get("more_body", False):
+                    return
+
+
 class BodyLimit:
     """ASGI middleware refusing request bodies over ``limit`` bytes with ``body_too_large``:
-    at once when Content-Length announces it, else as soon as the streamed chunks pass it."""
+    at once when Content-Length announces it, else as soon as the streamed chunks pass it.
+    Either way the rest of the body is read first (:func:`_drain`, bounded), so the client
+    gets the answer rather than a reset; not when the client waits for ``100 Continue``
+    before sending it, or announces more than :data:`DRAIN_BYTES`."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -175,10 +217,14 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         message = f"the request body is over {self.limit} bytes"
-        for name, value in scope.get("headers", ()):
-            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
-                await error_response("body_too_large", message)(scope, receive, send)
-                return
+        headers = dict(scope.get("headers", ()))
+        announced = headers.get(b"content-length", b"")
+        if announced.isdigit() and int(announced) > self.limit:
+            waits = b"100-continue" in headers.get(b"expect", b"").lower()
+            if int(announced) <= DRAIN_BYTES and not waits:
+                await _drain(receive, 0)
+            await error_response("body_too_large", message)(scope, receive, send)
+            return
         seen = 0
 
         async def counting_receive() -> Message:
@@ -187,6 +233,8 @@ class BodyLimit:
             if received["type"] == "http.request":
                 seen += len(received.get("body", b""))
                 if seen > self.limit:
+                    if received.get("more_body", False):
+                        await _drain(receive, seen)
                     # FastAPI passes its own HTTPException on to the handlers above.
                     raise HTTPException(413, message)
             return received

@@ -37,10 +37,10 @@ def _line(row: ChatMessage) -> dict[str, Any]:
     }
 
 
-async def _message(db: AsyncSession, message_id: str, target: int) -> ChatMessage:
-    row = await db.get(ChatMessage, int(message_id)) if message_id.isdigit() else None
+async def _message(db: AsyncSession, message_id: int, target: int) -> ChatMessage:
+    row = await db.get(ChatMessage, message_id)
     if row is None or row.user_id != target:
-        raise ApiError("no_such_message", f"user {target} said no chat line with id {message_id!r}")
+        raise ApiError("no_such_message", f"user {target} said no chat line with id {message_id}")
     return row
 
 
@@ -76,7 +76,7 @@ async def report_context(
     db: AsyncSession,
     reporter: int,
     target: int,
-    message_id: str | None,
+    message_id: int | None,
     client: dict[str, Any],
 ) -> dict[str, Any]:
     """The evidence stored with a report; ``no_such_user``, or ``no_such_message`` when

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from . import auth
 from .app import server_of
 from .errors import ApiError, responses
-from .protocol import GameHistory, GamePlayerInfo, GameSummary
+from .protocol import MAX_INT, GameHistory, GamePlayerInfo, GameSummary
 from .store import games as stored
 from .store.models import GamePlayer, GameRow, User
 
@@ -44,7 +44,7 @@ async def _logged_in(request: Request) -> User:
 async def my_games(
     request: Request,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
 ) -> GameHistory:
     """The logged-in player's finished games, newest first, ``limit`` at a time."""
     user = await _logged_in(request)
@@ -76,6 +76,7 @@ async def my_games(
                 seat=entry.seat,
                 delta=mine.delta or 0,
                 won=game.winner == entry.seat,
+                balance=None if mine.balance is None else mine.balance + (mine.delta or 0),
             )
         )
     more = offset + len(games) < total and bool(games)

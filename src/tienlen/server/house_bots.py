@@ -5,11 +5,12 @@ account: every chip it wins or loses is a row of a game's settlement, settlement
 pays at its balance like anyone's, and ``check_ledger`` proves the books with bots in them.
 Bot users are reused: one seated at no table is free, and a new one ("Bot 12", a nickname
 people cannot register) is made only when none is. A bot sits at one table at a time, so it is
-never dealt into two games at once. Before each deal a bot holding fewer than
-:data:`FLOOR_BETS` bets is staked up to :data:`STAKE_BETS` bets (``ledger.stake_bot``: from
-the house's fees, or from issuance when the house holds too little), so it never sits out for
-lack of chips and no chip comes from nowhere. Bots cannot log in (no password), are never
-ranked, and earn no ĐKN and no games played.
+never dealt into two games at once. Before each deal a bot holding less than the most one game
+at its table can cost (``money.limits.most_a_game_costs``: the worst hand, cóng, thối and every
+chop, under the table's rules and seats) is staked up to it (``ledger.stake_bot``: from the
+house's fees, or from issuance when the house holds too little), so it never sits out for lack
+of chips, a person is never paid short by a bot, and no chip comes from nowhere. Bots cannot
+log in (no password), are never ranked, and earn no ĐKN and no games played.
 """
 
 from __future__ import annotations
@@ -19,19 +20,21 @@ from collections.abc import Callable, Iterable
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from ..engine.rules import RuleSet
+from ..money.limits import most_a_game_costs
 from . import ledger
 from .app import Server
 from .auth import BOT_PREFIX, nickname_key
 from .seating import Refused
 from .store.models import User
 
-__all__ = ["FLOOR_BETS", "STAKE_BETS", "HouseBots"]
+__all__ = ["HouseBots", "stake_for"]
 
-FLOOR_BETS = 10
-"""A bot holding fewer than this many bets is staked before a deal (a table's owner, likewise,
-needs 10 bets: seed 000)."""
-STAKE_BETS = 20
-"""What a stake brings a bot up to, in bets."""
+
+def stake_for(rules: RuleSet, seats: int, bet: int) -> int:
+    """What a bot holds before a deal at a table of ``seats`` seats under ``rules`` at ``bet``:
+    the most one game there can cost it (fewer players cost no more), so it pays in full."""
+    return most_a_game_costs(rules, seats) * bet
 
 
 class HouseBots:
@@ -94,12 +97,13 @@ class HouseBots:
             await ledger.open_player_account(db, user, now, 0)
         return str(user.id), nickname
 
-    async def balance(self, user: str, bet: int) -> int:
-        """The bot's chips before a deal at ``bet``, staked first when it holds too few."""
+    async def balance(self, user: str, stake: int) -> int:
+        """The bot's chips before a deal, staked up to ``stake`` (:func:`stake_for`) first when
+        it holds less."""
         async with self.server.sessions() as db, db.begin():
             chips = await ledger.balance_of(db, int(user))
-            if chips < FLOOR_BETS * bet:
+            if chips < stake:
                 bot = await db.get(User, int(user))
                 assert bot is not None
-                chips += await ledger.stake_bot(db, bot, STAKE_BETS * bet, self.server.clock())
+                chips += await ledger.stake_bot(db, bot, stake, self.server.clock())
         return chips

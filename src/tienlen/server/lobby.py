@@ -35,10 +35,11 @@ from ..money.settlement import Settlement
 from . import auth, collusion, ledger, notices
 from .app import Server, server_of
 from .errors import ApiError, responses
-from .house_bots import HouseBots
+from .house_bots import HouseBots, stake_for
 from .journal import TableJournal, Writer
 from .lobby_socket import LobbyFeed
 from .protocol import Lack, NewTable, RoomInfo, TableList, TableSummary
+from .seat_rules import Funds, chips_needed, next_top_up
 from .seating import TableConfig
 from .sightings import Networks, Presence, device_of
 from .sockets import CLOSE_POLICY, SendQueue, admit, close_queue, offer, pump
@@ -139,6 +140,8 @@ class Lobby:
         """Where each person connected from: two of one address or device may not sit at
         one table (:mod:`.sightings`)."""
         self._sweeper: asyncio.Task[None] | None = None
+        self.sweep_seconds = SWEEP_SECONDS
+        """How often the sweeper runs :meth:`sweep`; a test sets it long and sweeps itself."""
         server.chat.guard.listeners.append(lambda notice: notices.deliver(self, notice))
 
     def _seated_bots(self) -> list[str]:
@@ -151,15 +154,16 @@ class Lobby:
 
     def open(self, owner: int, room: Room, preset: str, bet: int, turn: int, seats: int,
              private: bool, *, table_id: str | None = None, invite: str | None = None,
-             start: bool = True) -> LobbyTable:  # fmt: skip
+             start: bool = True, first_wait: float = 0.0) -> LobbyTable:  # fmt: skip
         """Open a new table (stored), or with ``table_id`` one stored before a restart; its
-        task is started unless ``start`` is False."""
+        task is started unless ``start`` is False; its first deal waits ``first_wait``."""
         new = table_id is None
         if table_id is None:
             table_id = "t" + secrets.token_hex(6)
             invite = secrets.token_urlsafe(8) if private else None
         journal = TableJournal(self.writer, table_id, bet, room.fee_bp)
-        config = dataclasses.replace(self.config, seats=seats, turn_s=float(turn), bots=True)
+        config = dataclasses.replace(self.config, seats=seats, turn_s=turn, bots=True,
+                                     first_deal_wait_s=first_wait)  # fmt: skip
         holder: list[LobbyTable] = []
 
         def send(user: str, message: dict[str, Any]) -> None:
@@ -175,6 +179,7 @@ class Lobby:
             config=config,
             on_game_over=lambda record, result: self.settle(table, record, result),
             balance_of=lambda user: self.balance_of(table_id, user),
+            funds_of=self.funds_of,
             bot_user=self.bots.take,
             journal=journal,
             chat=self.server.chat.channel(f"table:{table_id}"),
@@ -208,8 +213,11 @@ class Lobby:
         seats: int,
         bots: Sequence[tuple[int, BotLevel]],
     ) -> LobbyTable:
-        """Open a public table with house bots seated and ready at ``bots`` (seat, level)."""
-        table = self.open(owner, room, preset, bet, turn, seats, False, start=False)
+        """Open a public table with house bots seated and ready at ``bots`` (seat, level); its
+        first deal waits ``play_now_wait_s``, visibly (``next_game``), even once full."""
+        wait = self.config.play_now_wait_s
+        table = self.open(owner, room, preset, bet, turn, seats, False, start=False,
+                          first_wait=wait)  # fmt: skip
         try:
             for seat, level in bots:
                 await table.live.place_bot(seat, level)
@@ -246,7 +254,8 @@ class Lobby:
             table = self.tables[table_id]
             seated = table.live.seats.occupant(user)
             if seated is not None and seated.level is not None:  # a house bot: staked if short
-                return await self.bots.balance(user, table.bet)
+                stake = stake_for(table.live.rules, table.live.config.seats, table.bet)
+                return await self.bots.balance(user, stake)
             async with self.server.sessions() as db:
                 chips = await ledger.balance_of(db, int(user))
         finally:
@@ -257,6 +266,16 @@ class Lobby:
         if chips > 0:
             self.claims[user] = table_id
         return chips
+
+    async def funds_of(self, user: str) -> Funds | None:
+        """A person's chips and next daily top-up, as they are (None for a house bot)."""
+        async with self.server.sessions() as db:
+            row = await db.get(User, int(user))
+            if row is None or row.is_bot:
+                return None
+            chips = await ledger.balance_of(db, row.id)
+        now, settings = self.server.clock(), self.server.settings
+        return Funds(chips, next_top_up(row.last_topup_on, chips, now, settings))
 
     async def settle(self, table: LobbyTable, record: GameRecord, result: Settlement) -> None:
         """Write a finished game: chips (ledger first: it locks the accounts), then each
@@ -297,7 +316,7 @@ class Lobby:
                     continue  # bots earn no ĐKN and are never ranked
                 user.games_played += 1
                 left = bool(game.left >> seat & 1)
-                if left:
+                if left or result.void:  # seed 000: all left, "toàn bộ sẽ bị trừ ĐKN"
                     user.dkn = max(0, user.dkn + DKN_LEFT)
                 elif seat == game.winner and not result.void:
                     user.dkn += DKN_WIN
@@ -346,7 +365,7 @@ class Lobby:
 
     async def _sweep_forever(self) -> None:
         while self.tables:
-            await asyncio.sleep(SWEEP_SECONDS)
+            await asyncio.sleep(self.sweep_seconds)
             try:
                 await self.sweep()
             except Exception:  # pragma: no cover - a bug must not stop the sweeping
@@ -386,12 +405,21 @@ async def _user(server: Server, token: str | None) -> User | None:
         return await auth.user_for_token(db, token, server.clock())
 
 
+def min_chips(room: Room) -> int:
+    """The chips a person needs to play in ``room``: its entry balance, and enough to be dealt
+    in at its smallest bet (seat_rules.py)."""
+    return max(room.min_balance, chips_needed(room.min_bet))
+
+
 def _lacks(room: Room, chips: int, vip_points: int) -> tuple[Lack, int] | None:
-    """What keeps a player out of ``room`` (chips or VIP points) and how many they hold."""
+    """What keeps a player from playing in ``room`` (chips or VIP points) and how many they
+    hold: the entry conditions first, then the chips to be dealt in at its smallest bet."""
     if chips < room.min_balance:
         return "chips", chips
     if vip_points < room.min_vip_points:
         return "vip_points", vip_points
+    if chips < min_chips(room):
+        return "chips", chips
     return None
 
 
@@ -400,7 +428,7 @@ def _why_not(room: Room, chips: int, vip_points: int) -> str | None:
     if lack is None:
         return None
     if lack[0] == "chips":
-        return f"{room.name_en} needs {room.min_balance} chips; you hold {chips}"
+        return f"{room.name_en} needs {min_chips(room)} chips; you hold {chips}"
     return f"{room.name_en} needs {room.min_vip_points} VIP points; you have {vip_points}"
 
 
@@ -426,6 +454,7 @@ async def rooms(request: Request) -> list[RoomInfo]:
                 max_bet=room.max_bet,
                 fee_bp=room.fee_bp,
                 min_balance=room.min_balance,
+                min_chips=min_chips(room),
                 min_vip_points=room.min_vip_points,
                 may_enter=None if user is None else why is None,
                 why_not=why,
@@ -541,7 +570,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         return
     async with server.sessions() as db:
         chips = await ledger.balance_of(db, user.id)
-    if _why_not(table.room, chips, user.vip_points) is not None:
+    if not table.room.admits(chips, user.vip_points):  # watching needs no chips to play
         await websocket.close(CLOSE_POLICY, "you may not enter this room")
         return
     await websocket.accept()

@@ -19,7 +19,7 @@ from pydantic import ConfigDict, Field, TypeAdapter, with_config
 from typing_extensions import TypedDict
 
 from ..money.rooms import ROOMS
-from .protocol import SanctionMessage, TableSummary
+from .protocol import Int64, SanctionMessage, TableSummary
 from .table_messages import AckMessage, ChatLine, ErrorMessage
 from .table_protocol import PROTOCOL_VERSION, ChatText, _ClientBase, parse_message
 
@@ -41,7 +41,7 @@ class LobbyHello(_ClientBase):
     """First message: the protocol spoken and the room whose tables to list (all if null)."""
 
     type: Literal["hello"]
-    protocol: int
+    protocol: Int64
     room: RoomKey | None = None
 
 

@@ -8,19 +8,20 @@ Each route works in one transaction, so a refused request changes nothing; the w
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import auth, collusion, conduct
 from .app import Server, server_of
-from .conduct_policy import parse_duration
+from .conduct_policy import default_policy, parse_duration
 from .errors import ApiError, responses
 from .evidence import report_context
+from .protocol import MAX_ID, NewReport, OffenceInfo, Offences
 from .store.models import AccountLink, AuditEntry, FairPlayFlag, Report, Sanction, User
 
 __all__ = ["router"]
@@ -29,13 +30,22 @@ router = APIRouter(prefix="/api", tags=["conduct"])
 
 STAFF = ("bad_request", "not_logged_in", "banned", "forbidden", "no_such_user")
 
+Id = Annotated[int, Field(ge=1, le=MAX_ID)]
+"""A row's id in a body: a whole number from 1 to :data:`MAX_ID`."""
+
+PathId = Annotated[int, Path(ge=1, le=MAX_ID)]
+"""A row's id in a route's path, likewise."""
+
+REPORTS_PER_HOUR = 10
+"""Reports one player may file in an hour: more are refused with ``too_many_reports``."""
+
 
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
 class Evidence(_Body):
-    user_id: int = Field(description="The user acted on.")
+    user_id: Id = Field(description="The user acted on.")
     reason: str = Field(min_length=1, max_length=500, description="Why, for the audit log.")
     evidence: dict[str, Any] = Field(
         default_factory=dict, description="What shows it: message ids, a game id, screenshots."
@@ -55,34 +65,21 @@ class OffenceBody(Evidence):
 
 
 class LiftBody(_Body):
-    user_id: int
+    user_id: Id
     reason: str = Field(min_length=1, max_length=500)
 
 
 class LinkBody(_Body):
-    user_id: int
-    other_id: int
+    user_id: Id
+    other_id: Id
     kind: Literal["series", "same_person"]
     reason: str = Field(min_length=1, max_length=500)
 
 
 class RoleBody(_Body):
-    user_id: int
+    user_id: Id
     role: Literal["player", "moderator", "admin"]
     reason: str = Field(min_length=1, max_length=500)
-
-
-class ReportBody(_Body):
-    user_id: int = Field(description="The player reported.")
-    text: str = Field(min_length=1, max_length=1000, description="What happened.")
-    message_id: str | None = Field(
-        default=None, max_length=100, description="The chat message reported, if one."
-    )
-    context: dict[str, Any] = Field(
-        default_factory=dict,
-        description="Anything the client adds; kept under `client` beside what the server "
-        "attaches (the chat and the game).",
-    )
 
 
 class ReviewBody(_Body):
@@ -115,7 +112,7 @@ class ReportOut(BaseModel):
     id: int
     reporter_id: int
     target_id: int
-    message_id: str | None
+    message_id: int | None = Field(description="The chat line reported (its `id`), if one.")
     text: str
     context: dict[str, Any]
     created_at: datetime
@@ -175,7 +172,7 @@ class FlagsOut(BaseModel):
 
 
 class ScanBody(_Body):
-    user_id: int = Field(description="Scan this account's recent games (and its partners').")
+    user_id: Id = Field(description="Scan this account's recent games (and its partners').")
 
 
 def _flags(rows: Any) -> FlagsOut:
@@ -215,14 +212,62 @@ def _duration(text: str) -> timedelta | None:
         raise ApiError("bad_duration", str(exc)) from None
 
 
+@router.get("/conduct/offences")
+async def offences() -> Offences:
+    """The conduct policy's offences with their titles in English and Vietnamese: the reasons a
+    player may pick when reporting someone (anyone may read them)."""
+    listed = default_policy().offences.items()
+    return Offences(
+        offences=[OffenceInfo(key=k, title_en=o.title, title_vi=o.title_vi) for k, o in listed]
+    )
+
+
+async def _user_called(db: AsyncSession, nickname: str) -> int:
+    """The id of the person called ``nickname`` (as log-in finds it); ``no_such_user``."""
+    found = await db.scalar(
+        select(User.id).where(
+            User.nickname_key == auth.nickname_key(nickname), User.is_bot.is_(False)
+        )
+    )
+    if found is None:
+        raise ApiError("no_such_user", f"no player is called {nickname!r}")
+    return int(found)
+
+
+async def _refuse_too_many(db: AsyncSession, reporter: int, now: datetime) -> None:
+    """``too_many_reports`` once ``reporter`` filed :data:`REPORTS_PER_HOUR` in the last hour
+    (counted in the database, so a restart forgets nothing)."""
+    since = now - timedelta(hours=1)
+    recent = list(
+        await db.scalars(
+            select(Report.created_at)
+            .where(Report.reporter_id == reporter, Report.created_at > since)
+            .order_by(Report.created_at)
+        )
+    )
+    if len(recent) >= REPORTS_PER_HOUR:
+        again = recent[len(recent) - REPORTS_PER_HOUR] + timedelta(hours=1)
+        raise ApiError(
+            "too_many_reports",
+            f"you filed {len(recent)} reports within the last hour: the moderators have them",
+            retry_after=again.astimezone(UTC).isoformat(),
+        )
+
+
 @router.post(
     "/reports",
     status_code=201,
     responses=responses(
-        "bad_request", "not_logged_in", "banned", "no_such_user", "no_such_message"
+        "bad_request",
+        "not_logged_in",
+        "banned",
+        "no_such_user",
+        "no_such_message",
+        "cannot_report_self",
+        "too_many_reports",
     ),
 )
-async def file_report(body: ReportBody, request: Request) -> ReportOut:
+async def file_report(body: NewReport, request: Request) -> ReportOut:
     """Report a player, or one of their chat lines (``message_id``: the line's ``id``); the
     server attaches the chat and the game from what it stored (docs/CONDUCT.md)."""
     server = server_of(request)
@@ -230,13 +275,15 @@ async def file_report(body: ReportBody, request: Request) -> ReportOut:
         await server.chat.stored()  # the line may still be on its way to the database
     async with server.sessions() as db, db.begin():
         reporter = await _player(db, request, server)
-        if reporter == body.user_id:
-            raise ApiError("bad_request", "you cannot report yourself")
-        context = await report_context(db, reporter, body.user_id, body.message_id, body.context)
+        target = body.user_id or await _user_called(db, body.nickname or "")
+        if reporter == target:
+            raise ApiError("cannot_report_self", "you cannot report yourself")
+        await _refuse_too_many(db, reporter, server.clock())
+        context = await report_context(db, reporter, target, body.message_id, body.context)
         row = await conduct.report(
             db,
             reporter,
-            body.user_id,
+            target,
             body.text,
             server.clock(),
             message_id=body.message_id,
@@ -339,7 +386,7 @@ async def link(body: LinkBody, request: Request) -> Done:
 @router.get("/mod/links", responses=responses(*STAFF))
 async def links(
     request: Request,
-    user_id: Annotated[int | None, Query(description="Only this user's.")] = None,
+    user_id: Annotated[int | None, Query(ge=1, le=MAX_ID, description="Only this user's.")] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> LinksOut:
     """Account links, newest first: series, same person, shared address or device."""
@@ -366,7 +413,7 @@ async def grant_role(body: RoleBody, request: Request) -> Done:
 @router.get("/mod/sanctions", responses=responses(*STAFF))
 async def sanctions(
     request: Request,
-    user_id: Annotated[int | None, Query(description="Only this user's.")] = None,
+    user_id: Annotated[int | None, Query(ge=1, le=MAX_ID, description="Only this user's.")] = None,
     in_force: Annotated[bool, Query(description="Only those in force now.")] = False,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> SanctionsOut:
@@ -402,7 +449,7 @@ async def reports(
 
 
 @router.post("/mod/reports/{report_id}/review", responses=responses(*STAFF, "no_such_report"))
-async def review(report_id: int, body: ReviewBody, request: Request) -> ReportOut:
+async def review(report_id: PathId, body: ReviewBody, request: Request) -> ReportOut:
     """Close a report: actioned (a sanction followed) or dismissed."""
     server = server_of(request)
     async with server.sessions() as db, db.begin():
@@ -416,7 +463,9 @@ async def review(report_id: int, body: ReviewBody, request: Request) -> ReportOu
 @router.get("/mod/audit", responses=responses(*STAFF))
 async def audit(
     request: Request,
-    user_id: Annotated[int | None, Query(description="Only actions on this user.")] = None,
+    user_id: Annotated[
+        int | None, Query(ge=1, le=MAX_ID, description="Only actions on this user.")
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> AuditLog:
     """The audit log, newest first: every moderator's and admin's action."""
@@ -460,7 +509,7 @@ async def scan_flags(body: ScanBody, request: Request) -> FlagsOut:
 
 
 @router.post("/mod/flags/{flag_id}/review", responses=responses(*STAFF, "no_such_flag"))
-async def review_flag(flag_id: int, body: ReviewBody, request: Request) -> FlagOut:
+async def review_flag(flag_id: PathId, body: ReviewBody, request: Request) -> FlagOut:
     """Close a flag: actioned (a sanction followed) or dismissed."""
     server = server_of(request)
     async with server.sessions() as db, db.begin():

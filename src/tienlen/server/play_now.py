@@ -3,14 +3,15 @@
 A guest clicks "Play now": the server finds them a public table of the preset in the cheapest
 room they may enter, at its smallest bet — one they sit at, else one they own with a free
 seat, else one with a free seat where another person sits, else a new one they own with three
-house bots seated and ready — and answers with the table and the seat to take. The client
-opens the table's WebSocket, says ``hello``, sits at that seat and says ``ready``
-(docs/PROTOCOL.md); with every seat ready the game is dealt at once.
+house bots seated and ready — and answers with the table and the seat to take. It never seats
+anyone at a table whose game is in progress, and a new table's first deal waits a few seconds
+(``next_game``), so a newcomer sees a countdown, not a running turn. The client opens the
+table's WebSocket, says ``hello``, sits at that seat and says ``ready`` (docs/PROTOCOL.md).
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request, Response
 from pydantic import Field
@@ -22,6 +23,7 @@ from .app import server_of
 from .errors import ApiError, responses
 from .lobby import TURN_SECONDS, LobbyTable, _user, _why_not, lobby_of
 from .protocol import PlayNow, TableSummary
+from .seat_rules import next_top_up
 from .table_protocol import BotLevel
 
 __all__ = ["BOT_LEVEL", "PlayNowTable", "router"]
@@ -40,10 +42,11 @@ class PlayNowTable(TableSummary):
 
 def _seat_for(table: LobbyTable, user: str) -> int | None:
     """The seat ``user`` holds at ``table``; else a free one at a table they own, or at one
-    where another person sits (a bots' table waiting for its owner is theirs alone)."""
+    where another person sits (a bots' table waiting for its owner is theirs alone), between
+    games only."""
     seats = table.live.seats
     mine = seats.seat_of(user)
-    if mine is not None:
+    if mine is not None or table.live.phase != "waiting":
         return mine
     free = [seat for seat, o in enumerate(seats) if o is None]
     person = any(o is not None and o.level is None for o in seats)
@@ -75,7 +78,8 @@ async def play_now(
         raise ApiError("not_logged_in", "log in, register or play as a guest first")
     async with server.sessions() as db:
         chips = await ledger.balance_of(db, user.id)
-    room = _cheapest_room(chips, user.vip_points)
+    top_up = next_top_up(user.last_topup_on, chips, server.clock(), server.settings)
+    room = _cheapest_room(chips, user.vip_points, top_up)
     lobby = lobby_of(request)
     me = str(user.id)
     fitting = [
@@ -96,15 +100,23 @@ async def play_now(
     return PlayNowTable(**table.summary(user.id).model_dump(), seat=0)
 
 
-def _cheapest_room(chips: int, vip_points: int) -> Room:
-    """The cheapest room whose smallest bet the player may set (1/10 of their chips)."""
+def _cheapest_room(chips: int, vip_points: int, top_up: dict[str, Any] | None) -> Room:
+    """The cheapest room whose smallest bet the player may set (1/10 of their chips); else
+    refused with what to do: the daily top-up and when it comes (``retry_after``)."""
     for room in ROOMS.values():
         if _why_not(room, chips, vip_points) is None and room.min_bet <= max_bet(chips):
             return room
     cheapest = min(ROOMS.values(), key=lambda r: r.min_bet)
+    if top_up is None:
+        what = "no daily top-up is due: you hold enough for one, or the server gives none"
+    else:
+        what = (
+            f"your daily top-up of {top_up['chips']} chips can be claimed from {top_up['at']}"
+            " by logging in or loading your profile"
+        )
     raise ApiError(
         "too_few_chips",
-        f"playing needs {cheapest.min_bet * 10} chips (10 × the smallest bet, "
-        f"{cheapest.min_bet}); you hold {chips}. A daily top-up comes when you log in or "
-        "load your profile",
+        f"playing now needs {cheapest.min_bet * 10} chips (10 × the smallest bet, "
+        f"{cheapest.min_bet}); you hold {chips}: {what}",
+        retry_after=None if top_up is None else top_up["at"],
     )

@@ -12,10 +12,18 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, with_config
+from pydantic import BaseModel, ConfigDict, Field, model_validator, with_config
 from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
+from ..engine.rules import RuleSet
+from ..engine.wire import ComboKind
+from ..money.wire import Settlement
+
 __all__ = [
+    "MAX_ID",
+    "MAX_INT",
+    "MAX_LINE_ID",
+    "BannedAccount",
     "Credentials",
     "DecisionReviewInfo",
     "ErrorBody",
@@ -26,17 +34,28 @@ __all__ = [
     "GameReplay",
     "GameSummary",
     "Health",
+    "Int64",
     "Lack",
     "Leaderboard",
     "LeaderboardEntry",
+    "NewReport",
     "NewTable",
+    "OffenceInfo",
+    "Offences",
     "Ok",
     "PlayNow",
     "PlayShown",
     "PlayerInfo",
+    "PresetRules",
     "Profile",
     "ReplayStep",
     "RoomInfo",
+    "RuleExample",
+    "RuleExampleLine",
+    "RuleExamplePlay",
+    "RuleExampleSeat",
+    "RuleNames",
+    "RulesInfo",
     "SanctionMessage",
     "SanctionTold",
     "TableList",
@@ -46,6 +65,70 @@ __all__ = [
 
 class _Input(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+
+
+MAX_INT = 2**63 - 1
+"""The largest integer a client may send anywhere, in a REST body, query or path or in a
+WebSocket message (a signed 64-bit integer: what the databases' ``BIGINT`` holds). An integer
+outside ``-2**63 .. 2**63 - 1`` is refused (``bad_request``, ``bad_field``) before any code
+acts on it; fields with a tighter range say so."""
+
+Int64 = Annotated[int, Field(ge=-MAX_INT - 1, le=MAX_INT)]
+"""An integer a client sends, in the signed 64-bit range (:data:`MAX_INT`): every integer field
+of a client's message is one, or has a narrower range, so none reaches a database (or a reply)
+out of range."""
+
+MAX_ID = 2**31 - 1
+"""The largest id a user, report or flag has (an ``INTEGER`` column: 32 bits in PostgreSQL):
+a larger one names nothing, and is refused as ``bad_request`` before it reaches the database
+(which would overflow)."""
+
+MAX_LINE_ID = MAX_INT
+"""The largest id a chat line has (``BIGINT``), likewise."""
+
+
+class NewReport(_Input):
+    """A player's report of another player, or of one of their chat lines (docs/CONDUCT.md)."""
+
+    user_id: int | None = Field(
+        default=None, ge=1, le=MAX_ID, description="The player reported (or `nickname`)."
+    )
+    nickname: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=40,
+        description="The player reported, by nickname (as log-in finds it), instead of `user_id`.",
+    )
+    text: str = Field(min_length=1, max_length=1000, description="What happened.")
+    message_id: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_LINE_ID,
+        description="The chat line reported, if one: its `id` (a whole number).",
+    )
+    context: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Anything the client adds (the page: the offence chosen, `offence`); kept "
+        "under `client` beside what the server attaches (the chat and the game).",
+    )
+
+    @model_validator(mode="after")
+    def _one_target(self) -> NewReport:
+        if (self.user_id is None) == (self.nickname is None):
+            raise ValueError("name the player reported by user_id or by nickname (one of them)")
+        return self
+
+
+class OffenceInfo(BaseModel):
+    key: str = Field(description="The conduct policy's key (what a moderator's `offence` names).")
+    title_en: str
+    title_vi: str
+
+
+class Offences(BaseModel):
+    """The conduct policy's offences, in its order: the reasons a report may give."""
+
+    offences: list[OffenceInfo]
 
 
 class Credentials(_Input):
@@ -151,6 +234,11 @@ class SanctionMessage(TypedDict):
     ``your mute is lifted: appeal accepted``."""
 
 
+class BannedAccount(BaseModel):
+    chips: int = Field(description="Balance of the player's ledger account.")
+    dkn: int = Field(description="ĐKN (điểm kinh nghiệm): experience points.")
+
+
 class ErrorBody(BaseModel):
     code: str = Field(description="Stable machine-readable reason, e.g. nickname_taken.")
     message: str = Field(description="What was wrong, for people.")
@@ -161,6 +249,12 @@ class ErrorBody(BaseModel):
         default=None,
         description="With ``too_many_signups``, ``too_many_logins`` and ``login_locked`` only: "
         "when the request may be made again (ISO 8601, UTC).",
+    )
+    account: BannedAccount | None = Field(
+        default=None,
+        description="With ``banned`` only (told only to the account's owner, after the "
+        "password or with their session): their chips and ĐKN now, so a page shows what the "
+        "ban cost (a game left under the leaving rules).",
     )
 
 
@@ -184,6 +278,10 @@ class RoomInfo(BaseModel):
     max_bet: int
     fee_bp: int = Field(description="House fee on each winner's net winnings, basis points.")
     min_balance: int = Field(description="Chips a player needs to enter.")
+    min_chips: int = Field(
+        description="Chips a player needs to play there: min_balance, and at least one"
+        " smallest bet (what a table deals a person in with)."
+    )
     min_vip_points: int = Field(description="VIP points a player needs to enter.")
     may_enter: bool | None = Field(description="For a logged-in player; null otherwise.")
     why_not: str | None = Field(
@@ -203,9 +301,9 @@ class NewTable(_Input):
 
     room: str = Field(max_length=20, examples=["trainee"])
     preset: str = Field(max_length=20, description="One of the rule presets.", examples=["bigfun"])
-    bet: int = Field(description="In the room's range and at most 1/10 of the owner's chips.")
-    turn_seconds: int = Field(default=10, description="10, 15 or 20.")
-    seats: int = Field(default=4, description="2 to 4.")
+    bet: Int64 = Field(description="In the room's range and at most 1/10 of the owner's chips.")
+    turn_seconds: Int64 = Field(default=10, description="10, 15 or 20.")
+    seats: Int64 = Field(default=4, description="2 to 4.")
     private: bool = Field(
         default=False, description="Private tables are listed and open only with the invite."
     )
@@ -267,6 +365,11 @@ class GameSummary(BaseModel):
     seat: int = Field(description="The asking player's game seat.")
     delta: int = Field(description="What the asking player won (+) or lost (-).")
     won: bool = Field(description="Whether the asking player won it.")
+    balance: int | None = Field(
+        default=None,
+        description="The asking player's chips just after it (before it, plus delta); null "
+        "where the game did not record them.",
+    )
 
 
 class GameHistory(BaseModel):
@@ -278,11 +381,14 @@ class GameHistory(BaseModel):
 
 
 class PlayShown(BaseModel):
-    """A play on the table: who made it, its cards and its combination's name."""
+    """A play on the table: who made it, its cards and its combination (its English name, and
+    typed: its kind and length, as in a table's views)."""
 
     seat: int
     cards: str
-    combination: str
+    combination: str = Field(description="The engine's English name (``straight of 5``).")
+    kind: ComboKind
+    length: int = Field(description="The cards in it; for consecutive pairs, the pairs.")
 
 
 class ReplayStep(BaseModel):
@@ -331,7 +437,7 @@ class GameReplay(BaseModel):
     players: list[str] = Field(description="The players' names, by game seat.")
     seat: int = Field(description="The asking player's game seat.")
     steps: list[ReplayStep]
-    settlement: dict[str, Any] = Field(
+    settlement: Settlement = Field(
         description="The settlement, as the table's ``settlement`` message carries it."
     )
 
@@ -365,3 +471,79 @@ class GameAnalysis(BaseModel):
     id: str
     seat: int = Field(description="The asking player's game seat.")
     decisions: list[DecisionReviewInfo]
+
+
+class RuleNames(BaseModel):
+    """A name in both languages, as the engine writes it."""
+
+    en: str
+    vi: str
+
+
+class RuleExampleSeat(BaseModel):
+    """One player of a preset's worked example."""
+
+    seat: int
+    dealt: str = Field(description="The hand dealt, in the records' ASCII (``3s 4c 10h``).")
+    left: str = Field(description="The cards still held when the game ended.")
+    cong: bool = Field(description="Whether the player never played a card (cóng).")
+    delta: int = Field(description="Chips won (+) or lost (-), after the house fee.")
+
+
+class RuleExamplePlay(BaseModel):
+    """One turn of the worked example."""
+
+    seat: int
+    cards: str = Field(description="The cards played, in ASCII; empty: a pass.")
+
+
+class RuleExampleLine(BaseModel):
+    """A settlement line of the worked example, as the server's money code writes it."""
+
+    payer: int
+    payee: int
+    amount: int = Field(description="Chips paid.")
+    kind: str
+    reason_en: str
+    reason_vi: str
+
+
+class RuleExample(BaseModel):
+    """A small game settled by the server's own money code for a preset: the first player
+    goes out while one player is left with a 2 and another never played (cóng)."""
+
+    bet: int
+    room: str = Field(description="The room whose house fee is taken.")
+    room_name: RuleNames = Field(description="The room's name as a page shows it.")
+    fee_bp: int
+    plays: list[RuleExamplePlay] = Field(description="What was played, in order.")
+    seats: list[RuleExampleSeat]
+    winner: int
+    lines: list[RuleExampleLine]
+    fee: int = Field(description="The house fee taken, in chips.")
+
+
+class PresetRules(BaseModel):
+    """One preset: every option of its :class:`~tienlen.engine.rules.RuleSet` as the engine
+    holds it, and its worked example."""
+
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)
+
+    key: str
+    rules: RuleSet
+    example: RuleExample
+
+
+class RulesInfo(BaseModel):
+    """``GET /api/rules``: every preset, with the engine's names of the instant-win hands and
+    of the chop categories, for the page to word each option."""
+
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)
+
+    presets: list[PresetRules]
+    instant_hands: dict[str, RuleNames] = Field(
+        description="Instant-win (tới trắng) hands: identifier → names."
+    )
+    categories: dict[str, RuleNames] = Field(
+        description="Chop categories (what is chopped, what chops): identifier → names."
+    )

@@ -9,17 +9,17 @@ the same errors as the record's download (:mod:`.histories`).
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, Path, Request
 
 from ..engine.cards import mask_ascii
-from ..engine.codec import event_to_dict
-from ..engine.combos import describe
+from ..engine.codec import combination_fields, event_to_dict
 from ..engine.game import Game
 from ..engine.record import GameRecord, RecordError, ReplayError, apply_record_action
 from ..engine.record import parse_record as parse_game_record
 from ..money.settlement import settle
+from ..money.wire import Settlement
 from .errors import ApiError, responses
 from .histories import finished_game
 from .protocol import GameReplay, PlayShown, ReplayStep
@@ -33,7 +33,7 @@ def _on_table(game: Game) -> PlayShown | None:
     if game.last_code == 0:
         return None
     return PlayShown(
-        seat=game.last_seat, cards=mask_ascii(game.last_mask), combination=describe(game.last_code)
+        seat=game.last_seat, cards=mask_ascii(game.last_mask), **combination_fields(game.last_code)
     )
 
 
@@ -44,8 +44,14 @@ def _step(game: Game, event: dict[str, Any] | None, action: int | None) -> Repla
     if event is not None and kind in ("play", "chop"):
         cards = event["cards"]
         # What the next player must beat is this play, even when it also ended the round.
-        combination = event.get("combination") or describe(game.last_code)
-        to_beat = PlayShown(seat=event["seat"], cards=cards, combination=combination)
+        combination = event if "combination" in event else combination_fields(game.last_code)
+        to_beat = PlayShown(
+            seat=event["seat"],
+            cards=cards,
+            combination=combination["combination"],
+            kind=combination["kind"],
+            length=combination["length"],
+        )
     seat = None if event is None else event.get("seat", event.get("winner"))
     return ReplayStep(
         kind=kind,
@@ -102,7 +108,7 @@ def game_replay(game_id: str, stored: dict[str, Any], seat: int) -> GameReplay:
         players=record.players,
         seat=seat,
         steps=steps,
-        settlement=settlement.to_dict(),
+        settlement=cast(Settlement, settlement.to_dict()),  # checked by the model
     )
 
 

@@ -37,7 +37,8 @@ class TableConfig:
     """A table's clocks and sizes. Seconds throughout; seed 000's turn timer is 10, 15 or 20."""
 
     seats: int = 4
-    turn_s: float = 10.0
+    turn_s: int = 10
+    """The turn timer, in whole seconds (what ``turn_seconds`` says, on the socket as in REST)."""
     chop_s: float = 3.0
     """How long a person's out-of-turn chop offer stays open."""
     grace_s: float = 60.0
@@ -49,6 +50,15 @@ class TableConfig:
     """Once two are ready (and no game was just played), how long others have to sit down and
     be ready; after a game the next one starts at the end of ``between_games_s``."""
     between_games_s: float = 3.0
+    first_deal_wait_s: float = 0.0
+    """When more than 0, the first game waits this long even at a full, ready table ("play
+    now": a newcomer sees a countdown, not a running turn)."""
+    play_now_wait_s: float = 5.0
+    """How long a "play now" table's first deal waits (the lobby sets its
+    ``first_deal_wait_s``)."""
+    away_after: int = 2
+    """Turns in a row the timer acts for a person before their seat is marked away
+    (server/seat_rules.py)."""
     bot_budget_s: float = 2.0
     """Wall-clock seconds a bot may think before the time-out rule acts for it."""
     bot_delay_s: float = 0.8
@@ -71,8 +81,12 @@ class TableConfig:
             value = getattr(self, f.name)
             if f.name.endswith("_s") and not (isinstance(value, int | float) and value >= 0):
                 raise ValueError(f"{f.name} must be a number of seconds, 0 or more")
-        if self.turn_s <= 0 or self.bot_budget_s <= 0:
-            raise ValueError("turn_s and bot_budget_s must be more than 0")
+        if isinstance(self.turn_s, bool) or not isinstance(self.turn_s, int) or self.turn_s < 1:
+            raise ValueError(f"turn_s is whole seconds, at least 1, not {self.turn_s!r}")
+        if self.bot_budget_s <= 0:
+            raise ValueError("bot_budget_s must be more than 0")
+        if self.away_after < 1:
+            raise ValueError("away_after must be at least 1")
         if self.log_size < 1 or self.log_chars < 1:
             raise ValueError("log_size and log_chars must be at least 1")
         if not (self.rate > 0 and self.burst >= 1):
@@ -92,6 +106,13 @@ class Occupant:
     level: BotLevel | None = None
     bot: Bot | None = None
     ready: bool = False
+    away: bool = False
+    """Sitting out (server/seat_rules.py): not dealt in until they say ``ready``."""
+    timeouts: int = 0
+    """Turns in a row the timer acted for them."""
+    ready_on_return: bool | None = None
+    """Away only for a lost connection: whether they were ready, as they are again when they
+    come back (None: not away for that alone)."""
 
 
 SitGuard = Callable[[Occupant, list[Occupant]], None]
@@ -136,6 +157,7 @@ class Seats(list[Occupant | None]):
                 "connected": o.level is not None or connected(o.user),
                 "ready": o.ready,
                 "playing": playing(o.user),
+                "away": o.away,
             }
             for seat, o in enumerate(self)
         ]

@@ -9,6 +9,12 @@ tables (docs/BENCHMARKS.md, "Server load") — while this one stops only when th
 :data:`READ_AHEAD` messages behind, which bounds what a connection can pile up just as well
 (each message is at most ``TIENLEN_WS_MAX_BYTES``).
 
+A frame over ``TIENLEN_WS_MAX_BYTES`` is answered with a close frame (1009) that the client
+gets whatever the frame's size: uvicorn closed the connection at once, with the rest of the
+frame unread, which resets it (TCP RST) and a client still sending a large frame (4 MB) lost
+the close frame and saw the connection dropped; this protocol ends its side (EOF) and reads
+and drops what still comes, until the client closes or :data:`LINGER_S` pass.
+
 permessage-deflate is ``TIENLEN_WS_COMPRESSION`` (off by default; docs/SERVER.md).
 """
 
@@ -20,14 +26,21 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 from .settings import Settings
 
-__all__ = ["READ_AHEAD", "SocketProtocol", "uvicorn_options"]
+__all__ = ["LINGER_S", "READ_AHEAD", "SocketProtocol", "uvicorn_options"]
 
 READ_AHEAD = 16
 """Messages a socket reads ahead of the app before it stops reading."""
+LINGER_S = 10.0
+"""How long a socket closed for an oversized frame goes on reading (and dropping) what the
+client still sends, at most: long enough for a frame of many megabytes to arrive."""
 
 
 class SocketProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's ``websockets-sansio`` protocol, reading ahead up to :data:`READ_AHEAD`."""
+    """uvicorn's ``websockets-sansio`` protocol, reading ahead up to :data:`READ_AHEAD`, with
+    a lingering close after an oversized frame."""
+
+    lingering = False
+    """Closed for a protocol error: what arrives is dropped until the client closes."""
 
     def send_receive_event_to_app(self) -> None:
         paused = self.read_paused
@@ -36,9 +49,36 @@ class SocketProtocol(WebSocketsSansIOProtocol):
             super().send_receive_event_to_app()
         finally:
             self.read_paused = paused
-        if not paused and self.queue.qsize() >= READ_AHEAD:
+        # Past the app's close the message was dropped and reading must go on to the client's
+        # close reply, however full the queue the app left: paused, the connection lingered
+        # for uvicorn's whole close timeout (10 s) after every flood.
+        if not paused and not self.close_sent and self.queue.qsize() >= READ_AHEAD:
             self.read_paused = True
             self.transport.pause_reading()
+
+    def handle_parser_exception(self) -> None:
+        """The client broke the protocol (a frame over the size limit): send the close frame
+        and EOF, then drop what arrives until the client closes (a lingering close)."""
+        assert self.conn.close_sent is not None
+        code, reason = self.conn.close_sent.code, self.conn.close_sent.reason
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": code, "reason": reason})
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.close_sent = True
+        self.lingering = True
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        # uvicorn's own timer for a closing handshake: it keeps the transport open when the
+        # app returns, and is cancelled when the connection is lost or the server stops.
+        self.close_timer = self.loop.call_later(LINGER_S, self.transport.close)
+
+    def data_received(self, data: bytes) -> None:
+        if self.lingering:
+            return  # the rest of a refused frame, or anything after it: dropped
+        super().data_received(data)
+
+    def eof_received(self) -> None:
+        if self.lingering:
+            self.transport.close()  # the client is done: so are we
 
     async def receive(self) -> Any:
         message = await self.queue.get()

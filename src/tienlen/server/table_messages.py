@@ -15,9 +15,10 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic import ConfigDict, Field, TypeAdapter, with_config
 from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
-from ..engine.wire import Action, Cards, Deal, Event, Played, RulesetSpec
+from ..engine.wire import REQUIRED, Action, Cards, Deal, Event, Played, RulesetSpec
 from ..engine.wire import SeatView as SeatViewDict
 from ..engine.wire import SpectatorView as SpectatorViewDict
+from ..money.wire import Settlement
 from .protocol import SanctionMessage, SanctionTold
 from .table_protocol import PROTOCOL_VERSION, BotLevel, client_adapter
 
@@ -43,6 +44,20 @@ class SeatInfo(TypedDict):
     ready: bool
     playing: bool
     """Whether the seat plays the game in progress (one who sat down during it waits)."""
+    away: bool
+    """Sitting out: the turn timer acted for it ``away_after`` turns in a row, or its player
+    lost the connection. Not ready: it finishes the game in progress by the timer and is not
+    dealt in again until its player says ``ready``."""
+
+
+@with_config(_CLOSED)
+class NextGame(TypedDict):
+    """When the next game is dealt, while a deal is due at a set moment."""
+
+    deadline: float
+    """In seconds since 1970 (server clock), as timers' deadlines are."""
+    seconds: Seconds
+    """How long the wait is, from when it was set."""
 
 
 @with_config(_CLOSED)
@@ -53,11 +68,15 @@ class TableInfo(TypedDict):
     owner: str
     bet: int
     ruleset: str | RulesetSpec
-    turn_seconds: Seconds
+    turn_seconds: Annotated[int, Field(ge=1)]
+    """The turn timer in whole seconds (10, 15 or 20 at the lobby's tables), as in REST."""
     phase: Literal["waiting", "seeding", "playing"]
     games: int
     """Games dealt so far; the game in progress (or being dealt) is number ``games``."""
     seats: list[SeatInfo | None]
+    next_game: NextGame | None
+    """Null, or when the next deal is due: the wait for others to sit down, the pause between
+    games, the first deal after "play now"."""
 
 
 @with_config(_CLOSED)
@@ -118,7 +137,7 @@ class SeatDelta(_Delta):
     can_pass: bool
     chop_offer: bool
     legal: list[Cards]
-    required: Cards | None
+    required: Annotated[Cards | None, Field(description=REQUIRED)]
 
 
 @with_config(_CLOSED)
@@ -179,8 +198,34 @@ class SettlementMessage(_Numbered):
     game: int
     seats: list[int]
     players: list[str]
-    settlement: dict[str, Any]
+    settlement: Settlement
     """``tienlen.money.settlement.Settlement.to_dict()``: deltas, items, fee…"""
+
+
+@with_config(_CLOSED)
+class TopUp(TypedDict):
+    """The daily top-up a player can claim (by logging in or loading their profile)."""
+
+    chips: int
+    at: str
+    """When it can be claimed, ISO 8601 UTC (now or the start of the next server day)."""
+
+
+class StoodUpMessage(_Numbered):
+    """To one player: their seat was emptied for lack of chips (a ``table`` message follows);
+    they stay connected, watching."""
+
+    type: Literal["stood_up"]
+    seat: int
+    """The table seat they held."""
+    reason: Literal["no_chips"]
+    chips: int
+    """Their balance now."""
+    needs: int
+    """The least balance this table deals a person in with."""
+    top_up: TopUp | None
+    """The next daily top-up, or null when none will come (they hold too much for one, or the
+    server gives none)."""
 
 
 @with_config(_CLOSED)
@@ -255,6 +300,7 @@ ServerMessage = Annotated[
     | UpdateMessage
     | TimerMessage
     | SettlementMessage
+    | StoodUpMessage
     | ChatMessage
     | ErrorMessage
     | AckMessage

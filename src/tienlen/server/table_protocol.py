@@ -12,6 +12,7 @@ What a table sends is described in :mod:`.table_messages`. docs/PROTOCOL.md is t
 from __future__ import annotations
 
 import json
+import math
 import unicodedata
 from functools import cache
 from typing import Annotated, Any, Literal
@@ -32,7 +33,7 @@ from ..engine.cards import CardError, mask_ascii, parse_mask
 from ..engine.deal import MAX_CLIENT_SEED_BYTES, DealError, seed_from_hex
 from ..engine.wire import CardsIn
 from .limits import RateLimit
-from .protocol import SanctionTold
+from .protocol import MAX_INT, Int64, SanctionTold
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -60,7 +61,7 @@ assert LEVELS == ("random", "greedy", "strategic", "search")
 
 
 Ref = Annotated[
-    int | Annotated[str, Field(max_length=MAX_REF_CHARS, pattern=r"^[\x20-\x7e]*$")],
+    Int64 | Annotated[str, Field(max_length=MAX_REF_CHARS, pattern=r"^[\x20-\x7e]*$")],
     Field(description="any id the client picks; echoed in the `ack` or `error` that answers"),
 ]
 Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS, description="a seat of the table, from 0")]
@@ -77,8 +78,8 @@ class Hello(_ClientBase):
     number ``n`` of the last table message received, to get what was missed."""
 
     type: Literal["hello"]
-    protocol: int
-    last_n: Annotated[int, Field(ge=0)] | None = None
+    protocol: Int64
+    last_n: Annotated[int, Field(ge=0, le=MAX_INT)] | None = None
 
 
 class Sit(_ClientBase):
@@ -318,7 +319,7 @@ def parse_message(raw: str | bytes, types: tuple[str, ...], adapter: TypeAdapter
         if fast is not None and fast.type != "hello":  # a hello is checked below (its version)
             return fast
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
     except RecursionError:
         raise ProtocolError("bad_json", "the JSON is nested too deeply") from None
     except ValueError as exc:
@@ -349,13 +350,26 @@ def parse_message(raw: str | bytes, types: tuple[str, ...], adapter: TypeAdapter
     return message
 
 
+def _no_constant(name: str) -> Any:
+    """``NaN``, ``Infinity`` and ``-Infinity`` are not JSON (Python's reader takes them)."""
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    """A JSON number read as a float, refused when it overflows (``-1e999``)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:40]} is out of range")
+    return value
+
+
 def _ref_of(data: dict[str, Any]) -> int | str | None:
     """The message's ``ref`` when it is a valid one, so even a refused message gets it back."""
     ref = data.get("ref")
     if isinstance(ref, bool) or ref is None:
         return None
     if isinstance(ref, int):
-        return ref
+        return ref if -MAX_INT - 1 <= ref <= MAX_INT else None
     if isinstance(ref, str) and len(ref) <= MAX_REF_CHARS and ref.isascii() and ref.isprintable():
         return ref
     return None
@@ -369,6 +383,12 @@ def _field_error(exc: ValidationError, ref: int | str | None) -> ProtocolError:
     text = str(error["msg"]).removeprefix("Value error, ")
     if error["type"] == "extra_forbidden":
         text = "unknown field"
+    elif loc[0] == "ref":  # not the union's branch ("ref.int: …"): what a ref may be
+        where = "ref"
+        text = (
+            "a ref is an integer from -2**63 to 2**63 - 1"
+            f" or at most {MAX_REF_CHARS} printable ASCII characters"
+        )
     code = "bad_cards" if loc[0] == "cards" and error["type"] == "value_error" else "bad_field"
     if error["type"] in ("chat_empty", "chat_too_long"):
         code = error["type"]

@@ -13,7 +13,8 @@ decline), the client seeds' window after the commitment, the grace period of a p
 the connection (then seed 000's leaving rules apply), and the pause between games. Bots think
 in an executor (a process pool shared by tables); one that fails or overruns its budget is
 timed out by the same rule, so a table never stalls. :mod:`.table_turns` sets a game's timers
-and asks its bots.
+and asks its bots; :mod:`.table_seats` keeps the seats, and :mod:`.seat_rules` says who sits
+out (away) and who is stood up for lack of chips.
 
 The web layer plugs in with three calls — :meth:`~LiveTable.connect`, :meth:`~LiveTable.receive`,
 :meth:`~LiveTable.disconnect` — and the ``send`` callback it gives the table.
@@ -29,7 +30,6 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from typing import Any, Literal
 
-from ..bots import make_bot
 from ..engine.actions import Action
 from ..engine.deal import new_server_seed
 from ..engine.errors import IllegalAction
@@ -38,14 +38,17 @@ from ..engine.record import GameRecord
 from ..engine.rules import RuleSet
 from ..engine.views import PublicLog
 from ..money.settlement import Settlement, settle
+from . import seat_rules
 from . import table_protocol as P
 from .botpool import BotAnswer, BotRunner
 from .chat import ChatChannel, ChatHub
 from .dealing import PendingDeal
 from .journal import Journal
 from .recipients import Member, Recipients, Send, View
+from .seat_rules import FundsOf
 from .seating import Lineup, Occupant, Refused, Seats, TableConfig
 from .table_items import Alarm, Command, Connection, Expel, Item
+from .table_seats import BalanceOf, BotUser, TableSeats
 from .table_turns import Turns
 from .timers import Alarms, SystemTableClock, TableClock
 
@@ -54,15 +57,13 @@ __all__ = ["BOT_PURSE", "LiveTable", "TableConfig"]
 logger = logging.getLogger(__name__)
 
 GameOverHook = Callable[[GameRecord, Settlement], Awaitable[None] | None]
-BalanceOf = Callable[[str], Awaitable[int | None] | int | None]
-BotUser = Callable[[str], Awaitable[tuple[str, str]]]  # level -> the user id and name it sits as
 Phase = Literal["waiting", "seeding", "playing"]
 
 BOT_PURSE = 10**12
 """The balance a bot (or a player whose balance is not known) settles with: unlimited."""
 
 
-class LiveTable:
+class LiveTable(TableSeats):
     """One table and its series of games (see the module docstring)."""
 
     def __init__(
@@ -77,6 +78,7 @@ class LiveTable:
         config: TableConfig | None = None,
         on_game_over: GameOverHook | None = None,
         balance_of: BalanceOf | None = None,
+        funds_of: FundsOf | None = None,
         journal: Journal | None = None,
         bot_user: BotUser | None = None,
         chat: ChatChannel | None = None,
@@ -96,6 +98,7 @@ class LiveTable:
         self.clock: TableClock = clock or SystemTableClock()
         self._on_game_over = on_game_over
         self._balance_of = balance_of
+        self._funds_of = funds_of  # what seating and standing up read (seat_rules.py)
         self.journal = journal
         """Told of each deal and action as it happens (the lobby stores them)."""
         self._bot_user = bot_user
@@ -130,6 +133,7 @@ class LiveTable:
         self._previous: tuple[Game, list[str]] | None = None
         self._turns = Turns(self._alarms, self._bots, config)
         self._rest_until = 0.0
+        self._start_wait = config.start_wait_s
         self._last_table: dict[str, Any] | None = None
         self._bots_added = 0
 
@@ -241,7 +245,9 @@ class LiveTable:
         elif isinstance(item, Connection) and item.name is not None:
             self.recipients.join(item.user, item.name)
             self._alarms.cancel(("grace", item.user))
+            seat_rules.came_back(self.seats.occupant(item.user))
         elif isinstance(item, Connection) and self.recipients.drop(item.user):
+            seat_rules.lost_connection(self.seats.occupant(item.user))
             self._alarms.set(("grace", item.user), self.clock.now() + self.config.grace_s)
 
     async def _command(self, user: str, message: Any) -> None:
@@ -265,20 +271,17 @@ class LiveTable:
 
     async def _dispatch(self, member: Member, message: Any) -> None:
         user = member.user
-        if isinstance(message, P.Play):
-            self._apply(Action.play(self._playing_seat(user), message.mask))
-        elif isinstance(message, P.Pass):
-            self._apply(Action.pass_turn(self._playing_seat(user)))
-        elif isinstance(message, P.DeclineChop):
-            self._apply(Action.decline(self._playing_seat(user)))
+        if isinstance(message, P.Play | P.Pass | P.DeclineChop):
+            self._apply(seat_rules.own_action(message, self._playing_seat(user)))
+            seat_rules.acted(self.seats.occupant(user))
         elif isinstance(message, P.Sit):
-            self._sit(member, message.seat)
+            await self._sit(member, message.seat)
         elif isinstance(message, P.Stand):
             self._vacate(self.seats.own(user, "you hold no seat"))
         elif isinstance(message, P.Ready):
             occupant = self.seats[self.seats.own(user, "sit down before saying you are ready")]
             if occupant is not None:
-                occupant.ready = message.ready
+                seat_rules.back(occupant, message.ready)
         elif isinstance(message, P.ClientSeed):
             self._client_seed(user, message.seed_bytes)
         elif isinstance(message, P.Chat):
@@ -290,60 +293,6 @@ class LiveTable:
             self._remove_bot(user, message.seat)
         else:  # pragma: no cover - the parser returns only the types above
             raise Refused("unknown_type", f"no handler for {type(message).__name__}")
-
-    # --- seats ----------------------------------------------------------------------------------
-    def _sit(self, member: Member, seat: int) -> None:
-        if self.seats.seat_of(member.user) is not None:
-            raise Refused("already_seated", "you already hold a seat: stand up first")
-        self.seats.take(seat, Occupant(member.user, member.name))
-
-    def _vacate(self, seat: int) -> None:
-        """Empty a seat; its player leaves a game in progress (seed 000's leaving rules)."""
-        occupant = self.seats[seat]
-        if occupant is None:
-            return
-        self.seats[seat] = None
-        user = occupant.user
-        if self._pending is not None and self._pending.remove(user):
-            self._pending = None
-            self.phase = "waiting"
-            self._alarms.cancel(("seeds",))
-        k, game = self._game_seat(user), self.game
-        if k is not None and self.lineup is not None and game is not None:
-            self.lineup.present[k] = False
-            if not game.over and game.in_game >> k & 1:
-                self._apply(Action.leave(k))
-
-    async def place_bot(self, seat: int, level: P.BotLevel, by: str | None = None) -> None:
-        """Seat a ready bot, ``bot-k`` unless ``bot_user`` names it: ``by`` the owner's
-        ``add_bot``, or by the web layer before :meth:`start`."""
-        if by is not None and by != self.owner:
-            raise Refused("not_owner", "only the table's owner may seat bots")
-        if by is not None and not self.config.bots:
-            raise Refused("no_bots", "bots cannot sit at this table")
-        self.seats.free(seat)
-        k = self._bots_added = self._bots_added + 1
-        named = self._bot_user
-        user, name = await named(level) if named else (f"bot-{k}", f"{level} bot {k}")
-        bot = make_bot(level, seed=self._rng.randrange(2**32))
-        self.seats.take(seat, Occupant(user, name, level, bot, ready=True))
-
-    def _remove_bot(self, user: str, seat: int) -> None:
-        if user != self.owner:
-            raise Refused("not_owner", "only the table's owner may remove bots")
-        occupant = self.seats[seat] if seat < len(self.seats) else None
-        if occupant is None or occupant.level is None:
-            raise Refused("no_bot", f"no bot sits at seat {seat}")
-        if self._plays_now(occupant.user):
-            raise Refused("seat_in_game", "the bot is playing: remove it after this game")
-        self._vacate(seat)
-
-    def _plays_now(self, user: str) -> bool:
-        """Whether ``user`` still holds cards in the game in progress."""
-        seat, game = self._game_seat(user), self.game
-        if seat is None or game is None or game.over:
-            return False
-        return bool(game.in_game >> seat & 1)
 
     # --- playing --------------------------------------------------------------------------------
     def _game_seat(self, user: str) -> int | None:
@@ -402,24 +351,46 @@ class LiveTable:
 
     async def _maybe_start(self, force: bool = False) -> None:
         """Deal when at least two are ready, a person among them: at once when every seat is
-        taken and ready, else ``start_wait_s`` later (others may sit down) with those ready —
-        or, after a game, at the end of the pause between games."""
+        taken and ready (unless the first deal waits, ``first_deal_wait_s``), else
+        ``start_wait_s`` later (others may sit down) with those ready — or, after a game, at
+        the end of the pause between games."""
         if self.clock.now() < self._rest_until:
             return
-        ready: list[int] = []
-        people = 0
-        for seat, o in enumerate(self.seats):
-            if o is not None and o.ready and (o.level or self.recipients.connected(o.user)):
-                ready.append(seat)
-                people += o.level is None
-        if len(ready) < 2 or not people:
+        ready = self._dealable()
+        if not ready:
             self._alarms.cancel(("start",))
             return
-        if force or len(ready) == len(self.seats):
+        first_wait = self.config.first_deal_wait_s if self.games == 0 else 0.0
+        if force or (len(ready) == len(self.seats) and not first_wait):
             self._alarms.cancel(("start",))
             await self._begin(ready)
         elif ("start",) not in self._alarms:
-            self._alarms.set(("start",), self.clock.now() + self.config.start_wait_s)
+            self._start_wait = first_wait or self.config.start_wait_s
+            self._alarms.set(("start",), self.clock.now() + self._start_wait)
+
+    def _dealable(self) -> list[int]:
+        """The seats ready to be dealt in (connected, not away), when they are at least two and
+        a person is among them; else none."""
+        ready = [
+            (seat, o)
+            for seat, o in enumerate(self.seats)
+            if o is not None and o.ready and (o.level or self.recipients.connected(o.user))
+        ]
+        if len(ready) < 2 or all(o.level for _, o in ready):
+            return []
+        return [seat for seat, _ in ready]
+
+    def _next_game(self) -> dict[str, Any] | None:
+        """When the next deal is due (``next_game``): the start alarm's moment, or the end of
+        the pause between games, while there are players to deal in."""
+        if self.phase != "waiting" or not self._dealable():
+            return None
+        start = self._alarms.when(("start",))
+        if start is not None:
+            return {"deadline": start, "seconds": self._start_wait}
+        if self.clock.now() < self._rest_until:
+            return {"deadline": self._rest_until, "seconds": self.config.between_games_s}
+        return None
 
     async def _begin(self, seats: list[int]) -> None:
         """Publish the next deal's commitment, then collect client seeds or deal at once."""
@@ -429,9 +400,10 @@ class LiveTable:
             if o is None:
                 continue
             chips = await self._balance(o.user)  # None: unknown (a bot-k's purse is unlimited)
-            if chips is not None and chips <= 0:
-                o.ready = bool(o.level)  # no chips left: a person sits out until they have some
-            else:
+            short = chips is not None and chips < seat_rules.chips_needed(self.bet)
+            if short and o.level is None and not await self._stand_up_if_short(o.user):
+                o.ready = False  # their chips are at stake at another table: they sit out
+            if not short:
                 dealt.append((seat, o, chips))
         if len(dealt) < 2 or all(o.level for _, o, _ in dealt):
             return
@@ -450,10 +422,6 @@ class LiveTable:
             self._alarms.set(("seeds",), now + seconds)
         else:
             self._deal()
-
-    async def _balance(self, user: str) -> int | None:
-        chips = None if self._balance_of is None else self._balance_of(user)
-        return await chips if inspect.isawaitable(chips) else chips
 
     def _client_seed(self, user: str, seed: bytes) -> None:
         pending = self._pending
@@ -503,6 +471,9 @@ class LiveTable:
         )
         self._rest_until = self.clock.now() + self.config.between_games_s
         self._alarms.set(("rest",), self._rest_until)
+        for user, bot in zip(lineup.users, lineup.bots, strict=True):
+            if not bot:  # seed 000: "TK về 0 … bị đẩy ra phòng chờ ngoài cùng"
+                await self._stand_up_if_short(user)
 
     # --- timers and bots --------------------------------------------------------------------------
     def _schedule(self) -> tuple[dict[str, Any] | None, dict[int, dict[str, Any]]]:
@@ -538,7 +509,9 @@ class LiveTable:
         kind = key[0]
         game = self.game
         playing = self.phase == "playing" and game is not None and not game.over
-        if kind == "turn" and playing and game is not None:
+        if kind == "turn" and playing and game is not None and self.lineup is not None:
+            seat_rules.timed_out(self.seats.occupant(self.lineup.users[game.current]),
+                                 self.config.away_after)  # fmt: skip
             self._apply(Action.timeout(game.current))
         elif kind == "chop" and playing and game is not None and key[1] in game.chop_window():
             self._apply(Action.decline(key[1]))
@@ -577,6 +550,7 @@ class LiveTable:
             "phase": self.phase,
             "games": self.games,
             "seats": seats,
+            "next_game": self._next_game(),
         }
 
     def _state(self, member: Member) -> dict[str, Any]:

@@ -110,6 +110,11 @@ class Alarms:
         self.cancel(key)
         self._set[key] = (when, self._clock.call_at(when, lambda: self._post(key, when)))
 
+    def when(self, key: tuple[Any, ...]) -> float | None:
+        """When the alarm set for ``key`` goes off (None: none is set)."""
+        entry = self._set.get(key)
+        return None if entry is None else entry[0]
+
     def cancel(self, key: tuple[Any, ...]) -> None:
         entry = self._set.pop(key, None)
         if entry is not None:

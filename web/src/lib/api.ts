@@ -2,16 +2,20 @@
 // Every failure becomes an ApiError with the server's code and message.
 
 import type {
+  BannedAccount,
   Credentials,
   ErrorResponse,
   GameAnalysis,
   GameHistory,
   GameReplay,
   Leaderboard,
+  NewReport,
   NewTable,
+  Offences,
   PlayerInfo,
   Profile,
   RoomInfo,
+  RulesInfo,
   SanctionTold,
   TableList,
   TableSummary,
@@ -25,6 +29,8 @@ export class ApiError extends Error {
     readonly sanction: SanctionTold | null = null,
     /** With `too_many_signups`, `too_many_logins` and `login_locked`: when to try again (ISO, UTC). */
     readonly retryAfter: string | null = null,
+    /** With `banned`: the banned player's chips and ĐKN now. */
+    readonly account: BannedAccount | null = null,
   ) {
     super(message);
   }
@@ -58,7 +64,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
     data = null;
   }
   if (!response.ok) {
-    if (isErrorResponse(data)) throw new ApiError(data.error.code, data.error.message, data.error.sanction ?? null, data.error.retry_after ?? null);
+    if (isErrorResponse(data)) throw new ApiError(data.error.code, data.error.message, data.error.sanction ?? null, data.error.retry_after ?? null, data.error.account ?? null);
     throw new ApiError("internal_error", `the server answered ${response.status}`);
   }
   return data as T;
@@ -87,6 +93,12 @@ export const api = {
   player: (nickname: string) => call<PlayerInfo>("GET", `/api/players/${encodeURIComponent(nickname)}`),
   /** A finished game's record (tienlen-record/1), as downloaded: the page verifies its deal. */
   record: (game: string) => call<unknown>("GET", recordUrl(game)),
+  /** Every rule preset's options and worked example (docs/SERVER.md; no login needed). */
+  rules: () => call<RulesInfo>("GET", "/api/rules"),
+  /** The conduct policy's offences: the reasons a report may give (docs/CONDUCT.md). */
+  offences: () => call<Offences>("GET", "/api/conduct/offences"),
+  /** Report a player (or one of their chat lines) to the moderators. */
+  report: (r: NewReport) => call<{ id: number }>("POST", "/api/reports", r),
   leaderboard: (by: "dkn" | "chips") => call<Leaderboard>("GET", `/api/leaderboard?by=${by}&limit=20`),
 };
 

@@ -58,6 +58,13 @@ export function ordered(hand: Card[], order: Order): Card[] {
   return order === "rank" ? byRank(hand) : groups(hand).flat();
 }
 
+/** The cards that begin a group in the grouped order (the first card aside), so that the hand
+ * can leave a gap before each; none in rank order. */
+export function groupStarts(hand: Card[], order: Order): Set<number> {
+  if (order === "rank") return new Set();
+  return new Set(groups(hand).slice(1).map((g) => g[0].id));
+}
+
 /** The legal play (as the server wrote it) that the selection is exactly, or null. */
 export function matchLegal(selected: Card[], legal: readonly string[]): string | null {
   if (selected.length === 0) return null;

@@ -65,6 +65,6 @@ export function roomClosedReason(room: RoomInfo, lang: Lang): string {
     const need = chips(room.min_vip_points);
     return lang === "vi" ? `Cần ${need} điểm VIP (bạn có ${held})` : `Needs ${need} VIP points (you have ${held})`;
   }
-  const need = chips(room.min_balance);
+  const need = chips(room.min_chips);
   return lang === "vi" ? `Cần ${need} chip (bạn có ${held})` : `Needs ${need} chips (you hold ${held})`;
 }

@@ -4,8 +4,7 @@
 
 import type { LobbyClientMessage } from "../generated/lobby_client";
 import type { ChatLine, LobbyServerMessage, TableSummary } from "../generated/lobby_server";
-import { PROTOCOL } from "./connection";
-import { backoff } from "./timers";
+import { PROTOCOL, ReconnectingSocket, type SocketHandlers } from "./socket";
 
 export interface LobbyState {
   tables: TableSummary[];
@@ -38,73 +37,10 @@ export function applyLobby(state: LobbyState, msg: LobbyServerMessage): LobbySta
   }
 }
 
-export interface LobbyHandlers {
-  message: (msg: LobbyServerMessage) => void;
-  /** True when a snapshot arrived, false when the socket dropped. */
-  live: (live: boolean) => void;
-}
-
-type Command = LobbyClientMessage extends infer M ? (M extends { type: string } ? Omit<M, "ref"> : never) : never;
-
-/** The lobby's socket, reconnecting by itself with a growing pause (0.5 s to 8 s). */
-export class LobbySocket {
-  private socket: WebSocket | null = null;
-  private failures = 0;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private closed = false;
-  private refs = 0;
-
-  constructor(private readonly on: LobbyHandlers) {}
-
-  url(): string {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${scheme}//${location.host}/ws/lobby`;
-  }
-
-  open(): void {
-    this.closed = false;
-    const socket = new WebSocket(this.url());
-    this.socket = socket;
-    socket.onopen = () => socket.send(JSON.stringify({ type: "hello", protocol: PROTOCOL }));
-    socket.onmessage = (event) => {
-      let msg: LobbyServerMessage;
-      try {
-        msg = JSON.parse(String(event.data)) as LobbyServerMessage;
-      } catch {
-        return;
-      }
-      if (msg.type === "lobby") {
-        this.failures = 0;
-        this.on.live(true);
-      }
-      this.on.message(msg);
-    };
-    socket.onclose = () => {
-      if (this.socket !== socket) return;
-      this.socket = null;
-      this.on.live(false);
-      if (this.closed) return;
-      this.timer = setTimeout(() => this.open(), backoff(this.failures++));
-    };
-  }
-
-  /** Reconnect at once (the network came back, the page became visible). */
-  nudge(): void {
-    if (this.closed || this.socket !== null) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.open();
-  }
-
-  send(command: Command): boolean {
-    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
-    this.socket.send(JSON.stringify({ ...command, ref: ++this.refs }));
-    return true;
-  }
-
-  close(): void {
-    this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.socket?.close();
-    this.socket = null;
+/** The lobby's socket, reconnecting by itself with a growing pause (`socket.ts`). Its messages
+ * are not numbered: every `hello` brings a fresh snapshot, the `lobby` message that makes it live. */
+export class LobbySocket extends ReconnectingSocket<LobbyServerMessage, LobbyClientMessage> {
+  constructor(on: SocketHandlers<LobbyServerMessage>) {
+    super({ path: "/ws/lobby", hello: () => ({ type: "hello", protocol: PROTOCOL }), live: (msg) => msg.type === "lobby" }, on);
   }
 }

@@ -93,13 +93,13 @@ export function reviewWords(d: DecisionReviewInfo, lang: Lang): string {
   return d.kind === "timer" ? `${t(lang, "analysis_timer")} ${text}` : text;
 }
 
-/** A review in a few characters, for the list of steps: ✓, or → the bot's choice and the
- * difference (⏱ before a turn the timer played). */
+/** A review in a few characters, for the list of steps: nothing where the bot agrees (the
+ * page draws a check mark, and a timer before a turn the timer played: Icon.svelte), else →
+ * the bot's choice and the difference. */
 export function reviewShort(d: DecisionReviewInfo, lang: Lang): string {
-  const mark = d.kind === "timer" ? "⏱ " : "";
-  if (d.same) return `${mark}✓`;
+  if (d.same) return "";
   const diff = d.chips_difference === null ? "" : ` ${signedChips(d.chips_difference)}`;
-  return `${mark}→ ${botChoice(d, lang)}${diff}`;
+  return `→ ${botChoice(d, lang)}${diff}`;
 }
 
 /** The chips difference as the player reads it: signed, whole chips. */

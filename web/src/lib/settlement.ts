@@ -1,43 +1,11 @@
-// The settlement a table sends after each game: `Settlement.to_dict()` (docs/SCORING.md).
-// The protocol schema leaves it an open object, so its shape is written here.
+// The settlement a table sends after each game, and a replay ends with: `Settlement.to_dict()`
+// (docs/SCORING.md), typed by the protocol's schemas (src/tienlen/money/wire.py): each line's
+// facts are one of the money code's facts objects, told apart by `what`.
 
+import type { Settlement, SettlementItem } from "../generated/protocol_server";
 import { withSymbols } from "./cards";
 
-export interface SettlementItem {
-  /** Game seats. */
-  payer: number;
-  payee: number;
-  amount: number;
-  owed: number;
-  reason: string;
-  reason_vi: string;
-  kind: string;
-  facts: Record<string, unknown>;
-}
-
-export interface Settlement {
-  bet: number;
-  deltas: number[];
-  items: SettlementItem[];
-  fee: number;
-  fees: number[];
-  fee_bp: number;
-  void: boolean;
-  den_bai: number | null;
-  notes?: { en: string; vi: string }[];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** The settlement in a message, checked enough to be shown, or null. */
-export function readSettlement(value: unknown): Settlement | null {
-  if (!isObject(value)) return null;
-  const { deltas, items } = value;
-  if (!Array.isArray(deltas) || !Array.isArray(items)) return null;
-  return value as unknown as Settlement;
-}
+export type { Settlement, SettlementItem };
 
 export interface Line {
   payer: number;
@@ -45,6 +13,9 @@ export interface Line {
   amount: number;
   short: boolean;
   reason: string;
+  /** What the line owes in bets (units × bet = owed), or null for a piece of a line shared
+   * between instant winners. "N lá" / "N cards" / "N units" in the reason are these. */
+  units: number | null;
 }
 
 /** The lines to show, in the order paid, with the reason in the page's language, cards
@@ -57,7 +28,16 @@ export function lines(s: Settlement, lang: "vi" | "en", name: (seat: number) => 
     amount: item.amount,
     short: item.owed > item.amount,
     reason: withSymbols(paidFor(lang === "vi" ? item.reason_vi : item.reason, item, lang, name)),
+    units: s.bet > 0 && item.owed % s.bet === 0 && !item.facts.shared_by ? item.owed / s.bet : null,
   }));
+}
+
+/** What the lines' units mean, with the first line as the example: "N lá" (or cược, cards,
+ * units) is N × the bet in chips. Null when no line says a number of units. */
+export function unitsNote(s: Settlement, shown: Line[]): { bet: string; n: number; owed: string } | null {
+  const example = shown.find((line) => line.units !== null);
+  if (!example || example.units === null) return null;
+  return { bet: chips(s.bet), n: example.units, owed: chips(example.units * s.bet) };
 }
 
 /** How the server's words begin a đền bài line (money/words.py): the seat paid for by number. */
@@ -66,7 +46,7 @@ export const DEN_BAI_SEAT = { vi: (seat: number) => `đền bài thay ghế ${se
 /** A đền bài line's reason with the player paid for named instead of their seat number. */
 function paidFor(reason: string, item: SettlementItem, lang: "vi" | "en", name: (seat: number) => string): string {
   const seat = item.facts.for_seat;
-  if (typeof seat !== "number") return reason;
+  if (seat === undefined) return reason;
   const head = DEN_BAI_SEAT[lang](seat);
   if (!reason.startsWith(head)) return reason;
   const named = lang === "vi" ? `đền bài thay ${name(seat)}: ` : `đền bài for ${name(seat)}: `;

@@ -13,7 +13,7 @@ import type {
   TableInfo,
   TimerInfo,
 } from "../generated/protocol_server";
-import { readSettlement, type Settlement } from "./settlement";
+import type { Settlement } from "./settlement";
 
 export type View = SeatView | SpectatorView;
 export type GameEvent = SeatView["events"][number];
@@ -41,7 +41,8 @@ export interface TableState {
   /** The table's chat, oldest first: the recent lines a `state` brings, then each `chat`. */
   chat: ChatLine[];
   /** Chops, cóng, instant wins, players out, the end, and the plays and passes the turn
-   * timer made (`auto`): the events worth showing as they happen, newest last. */
+   * timer made (`auto`): the events worth showing as they happen, newest last; the game
+   * shown's only (a new deal starts them again). */
   happenings: Happening[];
   /** A message number was skipped: the page must start again without `last_n`. */
   gap: boolean;
@@ -116,6 +117,8 @@ export function apply(state: TableState, msg: ServerMessage): TableState {
       state.names = remember({}, msg.table, msg.game?.seats ?? []);
       state.settlement = null;
       state.chat = msg.chat.slice(-KEEP_CHAT);
+      state.happenings = [];
+      if (msg.game) noteEvents(state, msg.game.game, msg.game.view.events);
       break;
     case "table": {
       const { n: _n, type: _type, ref: _ref, ...info } = msg;
@@ -131,6 +134,7 @@ export function apply(state: TableState, msg: ServerMessage): TableState {
       state.names = remember({}, state.table, msg.seats);
       state.commitment = null;
       state.timers = [];
+      state.happenings = [];
       noteEvents(state, msg.game, msg.view.events);
       for (const timer of msg.timers) startTimer(state, timer);
       break;
@@ -152,11 +156,8 @@ export function apply(state: TableState, msg: ServerMessage): TableState {
       break;
     }
     case "settlement": {
-      const settlement = readSettlement(msg.settlement);
-      if (settlement) {
-        const names = state.game?.number === msg.game ? state.names : {};
-        state.settlement = { game: msg.game, seats: msg.seats, settlement, names: remember(names, state.table, msg.seats) };
-      }
+      const names = state.game?.number === msg.game ? state.names : {};
+      state.settlement = { game: msg.game, seats: msg.seats, settlement: msg.settlement, names: remember(names, state.table, msg.seats) };
       state.timers = [];
       break;
     }

@@ -5,6 +5,7 @@
 // (src/tienlen/engine/verify.py) it lists every difference, with the same codes and messages.
 
 import { RANKS, SUIT_LETTERS, SUIT_SYMBOLS, withSymbols } from "./cards";
+import { PRESET_REDEALS as SCHEMA_REDEALS } from "../generated/presets";
 import type { Key } from "./i18n";
 
 export const SCHEME = "tienlen-deal/1";
@@ -15,14 +16,9 @@ const DECK_SIZE = 52;
 const TWOS = [48, 49, 50, 51];
 
 /** The rule presets (src/tienlen/engine/rules.py) and whether each redeals a hand holding all
- * four 2s; a record's `{"preset", "overrides"}` may turn `redeal_four_twos` on. */
-export const PRESET_REDEALS: Record<string, boolean> = {
-  thapthanh: false,
-  langvuichoi: false,
-  b52: false,
-  sanhrong: false,
-  bigfun: false,
-};
+ * four 2s, as docs/schemas/presets.json says (a const each, generated from the engine's
+ * presets); a record's `{"preset", "overrides"}` may turn `redeal_four_twos` on. */
+export const PRESET_REDEALS: Readonly<Record<string, boolean>> = { ...SCHEMA_REDEALS };
 
 export type MismatchCode =
   | "no_deal"
@@ -260,7 +256,7 @@ export async function dealGame(
 function redealsOf(spec: unknown): boolean {
   const known = Object.keys(PRESET_REDEALS).join(", ");
   const preset = (name: string): boolean => {
-    if (!(name in PRESET_REDEALS)) throw new RecordError(`ruleset: unknown rule preset '${name}' (known: ${known})`);
+    if (!Object.hasOwn(PRESET_REDEALS, name)) throw new RecordError(`ruleset: unknown rule preset '${name}' (known: ${known})`);
     return PRESET_REDEALS[name];
   };
   if (typeof spec === "string") return preset(spec);
