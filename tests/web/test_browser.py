@@ -7,7 +7,8 @@ import re
 import time
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .conftest import SHOTS, PageServer
 
@@ -29,30 +30,60 @@ def errors_shown(page: Page) -> list[str]:
     return [t.strip() for t in page.get_by_role("alert").all_inner_texts()]
 
 
-def act(page: Page) -> bool:
-    """One move through the page, if it is this player's to make: decline a chop offer,
-    else take the hint and play it, else pass. Waits until the table answers."""
-    felt = page.get_by_test_id("felt")
-    seq = felt.get_attribute("data-seq")
-    if page.get_by_test_id("chop-prompt").is_visible():
-        page.get_by_test_id("chop-prompt").get_by_role("button").click()
-        return True
-    play, hint, pass_ = (page.get_by_test_id(n) for n in ("play", "hint", "pass"))
-    if hint.count() and hint.is_enabled():
-        hint.click()
-        if play.is_enabled():
-            play.click()
-        elif pass_.is_enabled():
-            pass_.click()
-        else:
-            return False
-    elif pass_.count() and pass_.is_enabled():
-        pass_.click()
-    else:
+def table_seq(page: Page) -> str | None:
+    """The table's event number as the page shows it, or None once the page has left the
+    table (read in one step, so a page that leaves meanwhile does not hang the test)."""
+    seq: str | None = page.evaluate(
+        "() => document.querySelector('[data-testid=felt]')?.dataset.seq ?? null"
+    )
+    return seq
+
+
+def press(button: Locator) -> bool:
+    """Click a button that was enabled a moment ago; False if the turn moved on meanwhile
+    (the timer played it, the game ended) and it stayed disabled or went away."""
+    try:
+        button.click(timeout=3_000)
+    except PlaywrightTimeoutError:
         return False
+    return True
+
+
+def wait_for_the_table(page: Page, seq: str | None) -> None:
     page.wait_for_function(
         "seq => document.querySelector('[data-testid=felt]')?.dataset.seq !== seq", arg=seq
     )
+
+
+def act(page: Page) -> bool:
+    """One move through the page, if it is this player's to make: decline a chop offer,
+    else take the hint and play it, else pass. Waits until the table answers. The turn
+    may move on under it (the timer, a slow machine): then it did nothing and says so."""
+    seq = table_seq(page)
+    if seq is None:
+        return False
+    if page.get_by_test_id("chop-prompt").is_visible():
+        if not press(page.get_by_test_id("chop-prompt").get_by_role("button")):
+            return False
+        wait_for_the_table(page, seq)
+        return True
+    play, hint, pass_ = (page.get_by_test_id(n) for n in ("play", "hint", "pass"))
+    if hint.count() and hint.is_enabled():
+        if not press(hint):
+            return False
+        if play.is_enabled():
+            moved = press(play)
+        elif pass_.is_enabled():
+            moved = press(pass_)
+        else:
+            return False
+    elif pass_.count() and pass_.is_enabled():
+        moved = press(pass_)
+    else:
+        return False
+    if not moved:
+        return False
+    wait_for_the_table(page, seq)
     return True
 
 
