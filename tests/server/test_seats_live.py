@@ -231,6 +231,8 @@ def test_play_now_never_seats_into_a_game_and_its_first_deal_waits_visibly(
     table_id = first.post(
         "/api/tables", json={"room": "trainee", "preset": "thapthanh", "bet": 1000, "seats": 4}
     ).json()["id"]
+    live = _lobby(server).tables[table_id].live
+    live._server_seeds = lambda: bytes(32)  # a deal with no tới trắng: the game stays on
 
     async def go() -> tuple[dict[str, Any], list[dict[str, Any]], float, float]:
         async with (
@@ -243,6 +245,7 @@ def test_play_now_never_seats_into_a_game_and_its_first_deal_waits_visibly(
                 await _send(ws, type="sit", seat=seat)
                 await _send(ws, type="ready")
             await _until_type(a, "game", seen)  # two of four seats, dealt: a game is on
+            assert live.game.instant_win is None and live.phase == "playing"
             r = newcomer.post("/api/play-now")  # thapthanh, trainee, 1000: the same kind
             assert r.status_code == 201, r.text  # a new table, not the free seats of that one
             answer = r.json()

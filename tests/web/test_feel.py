@@ -39,17 +39,25 @@ Element.prototype.animate = function (...args) {
 NO_AUDIO = "delete window.AudioContext; delete window.webkitAudioContext;"
 
 # For each card, the width of the strip where a tap lands on it (sampled across the card, a
-# little below its top, where no selected card is lifted).
+# little below its top, where no selected card is lifted), each scrolled into view first (a
+# panel that opens above the hand meanwhile must not push it off screen) and the page scrolled
+# back after, where the gestures that follow expect it.
 TAP_WIDTHS = """
-() => [...document.querySelectorAll('.hand-card')].map(card => {
-  const r = card.getBoundingClientRect();
-  let hits = 0;
-  for (let x = Math.floor(r.left); x < r.right; x++) {
-    const at = document.elementFromPoint(x, r.top + 22);
-    if (at && at.closest('.hand-card') === card) hits++;
-  }
-  return hits;
-})
+() => {
+  const [x0, y0] = [window.scrollX, window.scrollY];
+  const widths = [...document.querySelectorAll('.hand-card')].map(card => {
+    card.scrollIntoView({block: 'nearest', inline: 'nearest'});
+    const r = card.getBoundingClientRect();
+    let hits = 0;
+    for (let x = Math.floor(r.left); x < r.right; x++) {
+      const at = document.elementFromPoint(x, r.top + 22);
+      if (at && at.closest('.hand-card') === card) hits++;
+    }
+    return hits;
+  });
+  window.scrollTo(x0, y0);
+  return widths;
+}
 """
 
 TOPS = "() => [...document.querySelectorAll('.hand-card')].map(c => parseFloat(c.style.top))"
