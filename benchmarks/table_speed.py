@@ -22,9 +22,9 @@ import time
 from typing import Any
 
 from tienlen.engine.rules import RuleSet
-from tienlen.server.outbox import Numbered, to_json
-from tienlen.server.tables import LiveTable, TableConfig
-from tienlen.server.timers import ManualClock
+from tienlen.server.table.live import LiveTable, TableConfig
+from tienlen.server.table.outbox import Numbered, to_json
+from tienlen.server.table.timers import ManualClock
 
 
 async def play(games: int, seed: int) -> dict[str, float]:

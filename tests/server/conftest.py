@@ -28,13 +28,14 @@ import uvicorn
 from sqlalchemy import delete, update
 from sqlalchemy.engine import make_url
 
-from tienlen.server.app import Server, create_app
-from tienlen.server.seating import TableConfig
+from tienlen.server.app import create_app
+from tienlen.server.deps import Server
 from tienlen.server.serving import uvicorn_options
 from tienlen.server.settings import Settings
 from tienlen.server.store.db import make_engine, migrate
 from tienlen.server.store.models import Account, Base
-from tienlen.server.timers import TableClock
+from tienlen.server.table.seating import TableConfig
+from tienlen.server.table.timers import TableClock
 
 POSTGRES_ADMIN_URL = os.environ.get(
     "TIENLEN_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"

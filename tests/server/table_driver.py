@@ -26,9 +26,9 @@ from tienlen.engine.game import Game
 from tienlen.engine.record import GameRecord
 from tienlen.engine.rules import RuleSet
 from tienlen.money.settlement import Settlement
-from tienlen.server import table_messages as M
-from tienlen.server.tables import LiveTable, TableConfig
-from tienlen.server.timers import ManualClock
+from tienlen.server.table import messages as M
+from tienlen.server.table.live import LiveTable, TableConfig
+from tienlen.server.table.timers import ManualClock
 
 FAST = TableConfig(
     turn_s=10,

@@ -18,9 +18,9 @@ from sqlalchemy import select
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from tienlen.server import lobby_protocol as L
-from tienlen.server import table_messages as M
+from tienlen.server.lobby import protocol as L
 from tienlen.server.store.models import ChatMessage
+from tienlen.server.table import messages as M
 
 from .conftest import START, FakeClock, LiveServer, make_settings
 from .helpers import in_transaction

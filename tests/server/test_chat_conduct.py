@@ -18,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 from websockets.exceptions import ConnectionClosed
 
-from tienlen.server import chat_filter
+from tienlen.server.conduct import chat_filter
 from tienlen.server.store.models import AuditEntry, ChatMessage, GameRow, Sanction
 
 from .conftest import START, FakeClock, LiveServer, make_settings

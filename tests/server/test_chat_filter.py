@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tienlen.server.chat_filter import check, default_filter, fold, parse_words
+from tienlen.server.conduct.chat_filter import check, default_filter, fold, parse_words
 
 INSULTS = [
     # Vietnamese, with marks

@@ -19,7 +19,7 @@ from tienlen.engine.game import Game
 from tienlen.engine.record import record_of
 from tienlen.engine.rules import RuleSet
 from tienlen.server.botpool import shared_analysis_pool
-from tienlen.server.collusion import PlayedGame, after_game, find_dumping, played_game
+from tienlen.server.conduct.collusion import PlayedGame, after_game, find_dumping, played_game
 from tienlen.server.store.db import make_engine, make_sessions
 from tienlen.server.store.models import (
     AuditEntry,

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from typer.testing import CliRunner
 
 from tienlen.cli import app
-from tienlen.server import conduct
+from tienlen.server.conduct import sanctions as conduct
 from tienlen.server.errors import ApiError
 from tienlen.server.store.models import AuditEntry, Sanction
 

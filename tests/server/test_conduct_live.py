@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from tienlen.server.chat_guard import ChatGuard
-from tienlen.server.seating import TableConfig
+from tienlen.server.conduct.chat_guard import ChatGuard
 from tienlen.server.store.models import AuditEntry, Sanction
+from tienlen.server.table.seating import TableConfig
 
 from .conftest import START, FakeClock, LiveServer, make_settings
 from .test_chat import _next, _open, _send, _table

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tienlen.server.conduct_policy import (
+from tienlen.server.conduct.policy import (
     Policy,
     PolicyError,
     default_policy,
@@ -131,5 +131,5 @@ def test_the_data_files_ship_with_the_package() -> None:
     data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     shipped = data["tool"]["setuptools"]["package-data"]["tienlen"]
     for name in ("conduct_policy.toml", "chat_words.toml"):
-        assert (root / "src" / "tienlen" / "server" / name).is_file()
-        assert f"server/{name}" in shipped
+        assert (root / "src" / "tienlen" / "server" / "conduct" / name).is_file()
+        assert f"server/conduct/{name}" in shipped

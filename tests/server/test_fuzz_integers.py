@@ -17,9 +17,9 @@ import pytest
 from sqlalchemy import Engine
 from websockets.sync.client import ClientConnection, connect
 
-from tienlen.server.lobby_protocol import client_adapter as lobby_adapter
+from tienlen.server.lobby.protocol import client_adapter as lobby_adapter
 from tienlen.server.protocol import MAX_INT
-from tienlen.server.table_protocol import client_adapter as table_adapter
+from tienlen.server.table.protocol import client_adapter as table_adapter
 
 from .conftest import LiveServer
 from .test_fuzz_rest import OPENAPI, _rows, check_error_shape

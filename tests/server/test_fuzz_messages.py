@@ -27,9 +27,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from tienlen.engine.cards import card_ascii, cards_of, mask_ascii, mask_str, parse_mask
-from tienlen.server import table_protocol as P
-from tienlen.server.seating import TableConfig
-from tienlen.server.timers import ManualClock
+from tienlen.server.table import protocol as P
+from tienlen.server.table.seating import TableConfig
+from tienlen.server.table.timers import ManualClock
 
 from .conftest import FakeClock, LiveServer, make_settings
 

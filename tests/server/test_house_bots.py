@@ -23,10 +23,10 @@ from tienlen.engine.cards import parse_mask
 from tienlen.engine.game import Action, Game
 from tienlen.engine.rules import RuleSet
 from tienlen.money.settlement import settle
-from tienlen.server import ledger
-from tienlen.server.house_bots import HouseBots, stake_for
-from tienlen.server.seating import TableConfig
+from tienlen.server.lobby.house_bots import HouseBots, stake_for
+from tienlen.server.store import ledger
 from tienlen.server.store.models import Account, Entry, Transaction, User
+from tienlen.server.table.seating import TableConfig
 
 from .conftest import START, FakeClock, LiveServer, make_settings
 from .helpers import database, in_transaction, references, snapshot

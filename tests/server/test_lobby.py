@@ -17,8 +17,8 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from tienlen.server import ledger
-from tienlen.server.seating import TableConfig
+from tienlen.server.store import ledger
+from tienlen.server.table.seating import TableConfig
 
 from .conftest import FakeClock, LiveServer, make_settings
 from .helpers import in_transaction
@@ -441,7 +441,7 @@ def test_a_new_socket_replaces_the_old_one(server: LiveServer) -> None:
 
 def test_a_socket_that_cannot_keep_up_is_closed_without_blocking_the_table() -> None:
     from tienlen.money.rooms import ROOMS
-    from tienlen.server.lobby import LobbyTable
+    from tienlen.server.lobby.registry import LobbyTable
 
     table = LobbyTable("t1", ROOMS["trainee"], "b52", 1000, 10, False, None, live=None)  # type: ignore[arg-type]
     queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(3)

@@ -8,8 +8,8 @@ from datetime import timedelta
 
 import pytest
 
-from tienlen.server.conduct_policy import default_policy
-from tienlen.server.moderation import REPORTS_PER_HOUR
+from tienlen.server.api.moderation import REPORTS_PER_HOUR
+from tienlen.server.conduct.policy import default_policy
 from tienlen.server.protocol import MAX_ID, MAX_LINE_ID
 
 from .conftest import FakeClock, LiveServer

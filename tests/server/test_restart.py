@@ -20,9 +20,9 @@ from websockets.asyncio.client import ClientConnection
 
 from tienlen.cli.app import app as cli
 from tienlen.engine.codec import action_to_dict
-from tienlen.server import ledger
-from tienlen.server.seating import TableConfig
+from tienlen.server.store import ledger
 from tienlen.server.store.models import GameAction, GamePlayer, GameRow, TableRow
+from tienlen.server.table.seating import TableConfig
 
 from .conftest import FakeClock, LiveServer, make_settings
 from .helpers import in_transaction, references
@@ -338,8 +338,8 @@ def test_a_table_whose_preset_is_gone_is_closed_and_its_game_voided(
 
 
 def test_the_writer_keeps_a_prefix_when_a_write_is_lost(db_url: str) -> None:
-    from tienlen.server import journal
     from tienlen.server.store.db import make_engine, make_sessions
+    from tienlen.server.table import journal
 
     from .conftest import START
 
@@ -384,9 +384,9 @@ def test_the_writer_inserts_a_batch_of_actions_in_order_and_loses_only_a_bad_gam
     """Actions queued together are written in one insert after the deal queued before them;
     a row that cannot be stored (a game never dealt: its foreign key) stops that game's
     later rows only, and the other games' rows in the same batch are stored."""
-    from tienlen.server import journal
     from tienlen.server.store.db import make_engine, make_sessions
     from tienlen.server.store.models import User
+    from tienlen.server.table import journal
 
     from .conftest import START
 
@@ -460,8 +460,8 @@ def test_the_writer_lets_writes_pile_up_unless_flushed(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Writes queued a moment apart go in one transaction; a flush does not wait for more."""
-    from tienlen.server import journal
     from tienlen.server.store.db import make_engine, make_sessions
+    from tienlen.server.table import journal
 
     from .conftest import START
 

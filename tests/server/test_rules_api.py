@@ -11,7 +11,7 @@ import pytest
 from tienlen.engine import combos as C
 from tienlen.engine.cards import mask_ascii
 from tienlen.engine.rules import INSTANT_WIN_HANDS, PRESETS, RuleSet
-from tienlen.server.rules_api import EXAMPLE_HANDS, example_game
+from tienlen.server.api.rules import EXAMPLE_HANDS, example_game
 
 from .test_page import client
 

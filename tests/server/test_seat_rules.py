@@ -13,9 +13,9 @@ import pytest
 
 from tienlen.engine.record import GameRecord
 from tienlen.money.settlement import Settlement
-from tienlen.server import seat_rules
-from tienlen.server.seating import Occupant
 from tienlen.server.settings import Settings
+from tienlen.server.table import seat_rules
+from tienlen.server.table.seating import Occupant
 
 from .table_driver import FAST, Harness
 

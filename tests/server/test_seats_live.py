@@ -17,9 +17,9 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 from websockets.asyncio.client import ClientConnection
 
-from tienlen.server import ledger
-from tienlen.server.seating import TableConfig
+from tienlen.server.store import ledger
 from tienlen.server.store.models import User
+from tienlen.server.table.seating import TableConfig
 
 from .conftest import START, FakeClock, LiveServer, make_settings
 from .helpers import in_transaction, references

@@ -15,8 +15,8 @@ import pytest
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tienlen.server import ledger
 from tienlen.server.settings import Settings
+from tienlen.server.store import ledger
 from tienlen.server.store.models import Session, User
 
 from .conftest import FakeClock, LiveServer

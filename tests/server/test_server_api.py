@@ -6,8 +6,8 @@ import httpx
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tienlen.server import ledger
 from tienlen.server.errors import CODES
+from tienlen.server.store import ledger
 from tienlen.server.store.models import User
 
 from .conftest import START, LiveServer

@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tienlen.server import ledger
-from tienlen.server.ledger import AlreadyDone, InsufficientChips, LedgerError
 from tienlen.server.settings import Settings
+from tienlen.server.store import ledger
+from tienlen.server.store.ledger import AlreadyDone, InsufficientChips, LedgerError
 from tienlen.server.store.models import Account, Entry, Transaction, User
 
 from .conftest import START, FakeClock, LiveServer, _empty

@@ -163,9 +163,9 @@ def test_the_migrations_ship_with_the_package() -> None:
     """Alembic's files that are not Python modules must be package data to be installed."""
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     data = pyproject["tool"]["setuptools"]["package-data"]["tienlen"]
-    folder = ROOT / "src" / "tienlen" / "server" / "migrations"
+    folder = ROOT / "src" / "tienlen" / "server" / "store" / "migrations"
     for name in ("alembic.ini", "script.py.mako"):
         assert (folder / name).is_file()
-        assert f"server/migrations/{name}" in data
+        assert f"server/store/migrations/{name}" in data
     for package in (folder, folder / "versions"):
         assert (package / "__init__.py").is_file(), f"{package} must be a package to be installed"

@@ -13,10 +13,11 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from tienlen.server.seating import Occupant, Refused
+from tienlen.server.conduct.sightings import DEVICE_COOKIE, Networks, Presence, series_stem
+from tienlen.server.errors import Refused
 from tienlen.server.settings import Settings
-from tienlen.server.sightings import DEVICE_COOKIE, Networks, Presence, series_stem
 from tienlen.server.store.models import AccountLink, AuditEntry, Sanction
+from tienlen.server.table.seating import Occupant
 
 from .conftest import FakeClock, LiveServer, make_settings
 from .test_chat import _next, _send, _table

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tienlen.engine.views import SeatView
-from tienlen.server import table_protocol as P
+from tienlen.server.table import protocol as P
 
 from .table_driver import FAST, Harness, dealing
 

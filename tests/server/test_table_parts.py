@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from tienlen.server.botpool import shared_bot_pool, shutdown_bot_pool
-from tienlen.server.outbox import Outbox, to_json
-from tienlen.server.seating import Lineup, Occupant, TableConfig
-from tienlen.server.timers import Alarms, ManualClock, SystemTableClock
+from tienlen.server.table.outbox import Outbox, to_json
+from tienlen.server.table.seating import Lineup, Occupant, TableConfig
+from tienlen.server.table.timers import Alarms, ManualClock, SystemTableClock
 
 from .table_driver import Harness, dealing
 
@@ -192,7 +192,7 @@ def test_an_outbox_keeps_each_message_as_its_json_text_only() -> None:
     import gc
     import json
 
-    from tienlen.server.outbox import to_json
+    from tienlen.server.table.outbox import to_json
 
     box = Outbox(2)
     sent = box.add({"type": "update", "view": {"hand": "3s 4s", "legal": ["3s", "4s"]}})
@@ -208,7 +208,7 @@ def test_timers_ride_in_the_update_and_alone_only_when_no_view_changed() -> None
     from tienlen.engine.actions import Action
     from tienlen.engine.rules import RuleSet
     from tienlen.engine.views import PublicLog
-    from tienlen.server.recipients import Recipients
+    from tienlen.server.table.recipients import Recipients
 
     sent: dict[str, list[dict[str, object]]] = {"a": [], "b": [], "watcher": []}
     recipients = Recipients(lambda user, message: sent[user].append(message), 16)

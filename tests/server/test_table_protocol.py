@@ -16,9 +16,9 @@ from pydantic import ValidationError
 from tienlen.cli.schemas import write_schemas
 from tienlen.engine.cards import parse_mask
 from tienlen.engine.wire import render
-from tienlen.server import table_messages as M
-from tienlen.server import table_protocol as P
-from tienlen.server.table_protocol import ProtocolError, parse_client_message
+from tienlen.server.table import messages as M
+from tienlen.server.table import protocol as P
+from tienlen.server.table.protocol import ProtocolError, parse_client_message
 
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "docs" / "schemas"
 

@@ -22,9 +22,9 @@ import uvicorn
 
 from tienlen.server.app import create_app
 from tienlen.server.page import BUILT_PAGE
-from tienlen.server.seating import TableConfig
 from tienlen.server.serving import uvicorn_options
 from tienlen.server.settings import Settings
+from tienlen.server.table.seating import TableConfig
 
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "web"

@@ -35,8 +35,8 @@ async def _report(settings: Settings) -> dict[str, object]:
     from sqlalchemy import inspect
     from sqlalchemy.exc import SQLAlchemyError
 
-    from ..server.ledger import check_ledger
     from ..server.store.db import async_url, make_engine, make_sessions
+    from ..server.store.ledger import check_ledger
 
     url = async_url(settings.resolved_database_url)
     sqlite_file = url.get_backend_name() == "sqlite" and not (url.database or ":").startswith(":")

@@ -88,7 +88,7 @@ def _now() -> Any:
 
 
 def _line(row: Sanction) -> str:
-    from ..server.conduct_policy import describe_duration
+    from ..server.conduct.policy import describe_duration
 
     span = "" if row.kind == "warn" else f" {describe_duration(_length(row))}"
     until = f" until {row.ends_at:%Y-%m-%d %H:%M} UTC" if row.ends_at else ""
@@ -110,8 +110,8 @@ def _sanction_cmd(kind: str) -> Callable[..., None]:
         data_dir: DataDir = None,
         database_url: DatabaseUrl = None,
     ) -> None:
-        from ..server import conduct
-        from ..server.conduct_policy import parse_duration
+        from ..server.conduct import sanctions
+        from ..server.conduct.policy import parse_duration
 
         try:
             length = parse_duration(duration)
@@ -121,9 +121,9 @@ def _sanction_cmd(kind: str) -> Callable[..., None]:
 
         async def work(db: AsyncSession) -> list[str]:
             user = await _user_id(db, nickname)
-            made = await conduct.sanction(
+            made = await sanctions.sanction(
                 db,
-                conduct.Actor.console(),
+                sanctions.Actor.console(),
                 user,
                 "mute" if kind == "mute" else "ban",
                 length,
@@ -147,13 +147,13 @@ def _lift_cmd(kind: str) -> Callable[..., None]:
         data_dir: DataDir = None,
         database_url: DatabaseUrl = None,
     ) -> None:
-        from ..server import conduct
+        from ..server.conduct import sanctions
 
         async def work(db: AsyncSession) -> list[str]:
             user = await _user_id(db, nickname)
-            lifted = await conduct.lift(
+            lifted = await sanctions.lift(
                 db,
-                conduct.Actor.console(),
+                sanctions.Actor.console(),
                 user,
                 "mute" if kind == "mute" else "ban",
                 reason,
@@ -176,18 +176,18 @@ def grant_role_cmd(
     database_url: DatabaseUrl = None,
 ) -> None:
     """Make a user a player, a moderator or an admin."""
-    from ..server import conduct
+    from ..server.conduct import sanctions
 
-    if role not in conduct.ROLES:
+    if role not in sanctions.ROLES:
         typer.echo(f"error: a role is player, moderator or admin, not {role!r}", err=True)
         raise typer.Exit(1)
 
     async def work(db: AsyncSession) -> int:
         user = await _user_id(db, nickname)
-        chosen: conduct.Role = (
+        chosen: sanctions.Role = (
             "admin" if role == "admin" else ("moderator" if role == "moderator" else "player")
         )
-        await conduct.grant_role(db, conduct.Actor.console(), user, chosen, reason, _now())
+        await sanctions.grant_role(db, sanctions.Actor.console(), user, chosen, reason, _now())
         return user
 
     user = _run(data_dir, database_url, work)
@@ -202,12 +202,12 @@ def warn_cmd(
     database_url: DatabaseUrl = None,
 ) -> None:
     """Warn a player (recorded; nothing is blocked)."""
-    from ..server import conduct
+    from ..server.conduct import sanctions
 
     async def work(db: AsyncSession) -> str:
         user = await _user_id(db, nickname)
-        (made,) = await conduct.sanction(
-            db, conduct.Actor.console(), user, "warn", None, reason, _now(), offence=offence
+        (made,) = await sanctions.sanction(
+            db, sanctions.Actor.console(), user, "warn", None, reason, _now(), offence=offence
         )
         return _line(made)
 
@@ -223,12 +223,12 @@ def offence_cmd(
 ) -> None:
     """Sanction an offence as the conduct policy prescribes (escalating on repeats, reaching
     linked accounts where the policy says so)."""
-    from ..server import conduct
+    from ..server.conduct import sanctions
 
     async def work(db: AsyncSession) -> list[str]:
         user = await _user_id(db, nickname)
-        decision, made = await conduct.apply_policy(
-            db, conduct.Actor.console(), user, offence, reason, _now()
+        decision, made = await sanctions.apply_policy(
+            db, sanctions.Actor.console(), user, offence, reason, _now()
         )
         return [f"offence {decision.number} of {offence}: {decision.step}"] + [
             _line(row) for row in made
@@ -247,11 +247,11 @@ def link_cmd(
     database_url: DatabaseUrl = None,
 ) -> None:
     """Link two accounts (a series of look-alike nicks, or one person's)."""
-    from ..server import conduct
+    from ..server.conduct import sanctions
 
     async def work(db: AsyncSession) -> None:
         a, b = await _user_id(db, nickname), await _user_id(db, other)
-        await conduct.link_accounts(db, conduct.Actor.console(), a, b, kind, reason, _now())
+        await sanctions.link_accounts(db, sanctions.Actor.console(), a, b, kind, reason, _now())
 
     _run(data_dir, database_url, work)
     typer.echo(f"linked {nickname} and {other} ({kind})")
@@ -335,7 +335,7 @@ def flags_cmd(
     """Chip-dumping flags for review (open ones by default), oldest first."""
     from sqlalchemy import select
 
-    from ..server import collusion
+    from ..server.conduct import collusion
     from ..server.store.models import FairPlayFlag
 
     async def work(db: AsyncSession) -> list[FairPlayFlag]:

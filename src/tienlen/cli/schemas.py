@@ -18,8 +18,8 @@ from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from ..engine.wire import json_schemas, render
 from ..server import protocol as rest
-from ..server.lobby_protocol import json_schemas as lobby_schemas
-from ..server.table_messages import json_schemas as protocol_schemas
+from ..server.lobby.protocol import json_schemas as lobby_schemas
+from ..server.table.messages import json_schemas as protocol_schemas
 
 
 def rest_schema() -> dict[str, Any]:

@@ -3,11 +3,11 @@
 At start (the ASGI lifespan) it creates the data folder and the secret key if missing, opens
 the database, applies the migrations, starts and warms the bots' process pool and the
 analysis pool (:mod:`.botpool`), and opens again the tables that were open (resuming or
-voiding their games: :mod:`.restore`) and, under ``tienlen serve``, the periodic full garbage
+voiding their games: :mod:`.lobby.restore`) and, under ``tienlen serve``, the periodic full garbage
 collection (:mod:`.collector`); at stop it closes the tables and the database.
-Everything a request needs is on ``app.state.server`` (:class:`Server`): the settings, the
-session factory, the clock and the password hasher; the live tables are on
-``app.state.lobby`` (:mod:`.lobby`).
+Everything a request needs is on ``app.state.server`` (:class:`~.deps.Server`): the settings,
+the session factory, the clock and the password hasher; the live tables are on
+``app.state.lobby`` (:mod:`.lobby.registry`). The routes are the API wing's (:mod:`.api`).
 """
 
 from __future__ import annotations
@@ -17,53 +17,40 @@ import contextlib
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 
-from fastapi import FastAPI, Request
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from fastapi import FastAPI
 
+from .api import (
+    accounts,
+    histories,
+    lobby_socket,
+    moderation,
+    play_now,
+    replays,
+    reviews,
+    rules,
+    table_socket,
+    tables,
+)
 from .auth import Passwords
 from .botpool import bot_workers, shared_analysis_pool, shared_bot_pool, warm_pool
-from .chat import LOBBY, ChatHub
-from .chat_guard import ChatGuard
 from .clock import Clock, system_clock
 from .collector import full_collections, full_collections_off
+from .conduct.chat import LOBBY, ChatHub
+from .conduct.chat_guard import ChatGuard
+from .deps import Server
 from .errors import BodyLimit, install_handlers
 from .limits import AccountGuards
+from .lobby.registry import Lobby
+from .lobby.restore import reopen_tables
 from .page import mount_page
-from .seating import TableConfig
 from .settings import Settings, load_secret_key
 from .store.db import make_engine, make_sessions, migrate
-from .timers import TableClock
+from .table.seating import TableConfig
+from .table.timers import TableClock
 
-__all__ = ["Server", "create_app", "server_of"]
-
-
-@dataclass
-class Server:
-    """What the routes share, built at start."""
-
-    settings: Settings
-    engine: AsyncEngine
-    sessions: async_sessionmaker[AsyncSession]
-    clock: Clock
-    passwords: Passwords
-    secret_key: bytes
-    chat: ChatHub
-    """Every chat line: the rate limit, recent lines, storing (:mod:`.chat`)."""
-    guards: AccountGuards
-    """Sign-up and log-in limits (:mod:`.limits`)."""
-    bot_pool: Executor | None = None
-    """Where live tables' bots think; None: the shared process pool (:mod:`.botpool`),
-    started and warmed at start."""
-    analysis_pool: Executor | None = None
-    """Where game analysis and chip-dumping scans run, never the bots' pool; None: the
-    shared analysis pool, ``analysis_workers`` processes."""
-
-    def analysis(self) -> Executor:
-        """The executor for an analysis or a scan now."""
-        return self.analysis_pool or shared_analysis_pool(self.settings.analysis_workers)
+__all__ = ["create_app"]
 
 
 def _version() -> str:
@@ -71,11 +58,6 @@ def _version() -> str:
         return version("tienlen")
     except PackageNotFoundError:  # pragma: no cover - running from a source tree
         return "0+unknown"
-
-
-def server_of(request: Request) -> Server:
-    server: Server = request.app.state.server
-    return server
 
 
 def create_app(
@@ -92,17 +74,6 @@ def create_app(
         are each table's own) and the time they keep (``table_clock``: a clock that stands still
         holds a game where it is). ``bot_pool`` and ``analysis_pool`` replace the shared process
     pools (:mod:`.botpool`) for tests."""
-    from .accounts import router as accounts_router
-    from .histories import router as histories_router
-    from .lobby import Lobby, ws_router
-    from .lobby import router as lobby_router
-    from .lobby_socket import router as lobby_socket_router
-    from .moderation import router as moderation_router
-    from .play_now import router as play_now_router
-    from .replays import router as replays_router
-    from .restore import reopen_tables
-    from .reviews import router as reviews_router
-    from .rules_api import router as rules_router
 
     config = settings if settings is not None else Settings()
 
@@ -179,15 +150,18 @@ def create_app(
     )
     install_handlers(app)
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
-    app.include_router(accounts_router)
-    app.include_router(lobby_router)
-    app.include_router(histories_router)
-    app.include_router(replays_router)
-    app.include_router(reviews_router)
-    app.include_router(moderation_router)
-    app.include_router(play_now_router)
-    app.include_router(rules_router)
-    app.include_router(ws_router)
-    app.include_router(lobby_socket_router)
+    for routes in (
+        accounts,
+        tables,
+        histories,
+        replays,
+        reviews,
+        moderation,
+        play_now,
+        rules,
+        table_socket,
+        lobby_socket,
+    ):
+        app.include_router(routes.router)
     mount_page(app, config.web_dir)
     return app

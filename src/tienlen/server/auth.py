@@ -22,9 +22,10 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import conduct, ledger
+from .conduct import sanctions
 from .errors import ApiError
 from .settings import Settings
+from .store import ledger
 from .store.models import Session, User
 
 __all__ = [
@@ -211,7 +212,7 @@ async def user_for_token(db: AsyncSession, token: str | None, now: datetime) -> 
     )
     user = row.scalar_one_or_none()
     if user is not None:
-        await conduct.refuse_banned(db, user.id, now)
+        await sanctions.refuse_banned(db, user.id, now)
     return user
 
 

@@ -28,7 +28,7 @@ from typing import Literal, NamedTuple
 from ..bots import Bot, ask
 from ..engine.actions import PASS, Action
 from ..engine.views import SeatView
-from .timers import TableClock
+from .table.timers import TableClock
 
 logger = logging.getLogger(__name__)
 

@@ -20,9 +20,31 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .protocol import ErrorResponse, SanctionTold
 
-__all__ = ["CODES", "ApiError", "BodyLimit", "error_response", "install_handlers", "responses"]
+__all__ = [
+    "CODES",
+    "SOCKET_CODES",
+    "ApiError",
+    "BodyLimit",
+    "Refused",
+    "error_response",
+    "install_handlers",
+    "responses",
+]
 
 log = logging.getLogger("tienlen.server")
+
+
+class Refused(Exception):
+    """A command a socket refuses (a table's, the lobby's): it changes nothing and its sender
+    gets an ``error`` message, as :class:`ApiError` is a REST request's refusal."""
+
+    def __init__(self, code: str, message: str, sanction: SanctionTold | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.sanction = sanction
+        """With ``muted`` and ``banned``: the sanction in force, as the player is told it."""
+
 
 CODES: dict[str, tuple[int, str]] = {
     "bad_request": (422, "The body or query does not have the documented shape."),
@@ -63,6 +85,57 @@ CODES: dict[str, tuple[int, str]] = {
     "body_too_large": (413, "The request body is larger than the server accepts."),
     "internal_error": (500, "The server failed; nothing was changed."),
 }
+
+
+SOCKET_CODES: dict[str, tuple[str, str]] = {
+    "too_large": ("parser", "over 4096 bytes of UTF-8"),
+    "bad_json": (
+        "parser",
+        "not UTF-8, not JSON (NaN, Infinity and -1e999 are not), or nested too deeply",
+    ),
+    "not_an_object": ("parser", "JSON, but not an object"),
+    "missing_type": ("parser", "no type"),
+    "unknown_type": ("parser", "a type the socket does not take"),
+    "bad_field": ("parser", "a field missing, unknown, of the wrong type or out of range"),
+    "bad_cards": ("parser", "cards that cannot be read (unknown card, written twice, none)"),
+    "unsupported_version": ("parser", "hello with another protocol version"),
+    "chat_empty": ("parser", "a chat line with nothing but spaces"),
+    "chat_too_long": ("parser", "a chat line over 200 characters once trimmed"),
+    "rate_limited": ("connection", "too many messages: slow down"),
+    "chat_too_fast": ("chat", "too many chat lines, lobby and tables together"),
+    "muted": ("chat", "the speaker is muted"),
+    "banned": ("chat", "the speaker is banned"),
+    "hello_first": ("table", "a message before hello"),
+    "not_seated": ("table", "stand without a seat"),
+    "already_seated": ("table", "sit while seated"),
+    "seat_taken": ("table", "sit in a seat someone holds"),
+    "no_such_seat": ("table", "a seat the table does not have"),
+    "not_enough_chips": ("table", "sit while holding less than the table deals a person in with"),
+    "same_device": ("table", "sit where someone seated connected from your device"),
+    "same_network": ("table", "sit where someone seated connected from your network address"),
+    "not_owner": ("table", "bots: only the table's owner seats and removes them"),
+    "no_bot": ("table", "remove_bot where no bot sits"),
+    "seat_in_game": ("table", "remove_bot while it plays a game"),
+    "no_bots": ("table", "no bots at this table, or none free just now"),
+    "no_game": ("table", "no game now"),
+    "not_playing": ("table", "you do not play this game"),
+    "no_commitment": ("table", "a client seed with no commitment out"),
+    "seed_already_sent": ("table", "a second client seed"),
+    "not_your_turn": ("engine", "not your turn"),
+    "not_in_game": ("engine", "that seat is out of the game"),
+    "cards_not_in_hand": ("engine", "cards you do not hold"),
+    "not_a_combination": ("engine", "cards that are no combination"),
+    "does_not_beat": ("engine", "a play that does not beat the one on the table"),
+    "must_contain_card": ("engine", "the play must hold the card the lead requires"),
+    "already_passed": ("engine", "you passed this round"),
+    "cannot_pass": ("engine", "the leader of a round cannot pass"),
+    "no_chop_offer": ("engine", "no chop is offered to you"),
+    "game_over": ("engine", "the game is over"),
+}
+"""The catalogue of every code a socket's ``error`` message may carry (tables' and the lobby's
+alike), as :data:`CODES` is for REST: code -> (who refuses, what it means). docs/PROTOCOL.md's
+table of errors names exactly these (tests/server/test_protocol_doc.py), and every code the
+server's modules refuse with is one of them."""
 
 
 class ApiError(ValueError):

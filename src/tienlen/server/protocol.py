@@ -1,7 +1,7 @@
 """The pydantic models of every REST message the server reads or writes.
 
-The live tables' WebSocket messages have their own modules, :mod:`.table_protocol` and
-:mod:`.table_messages` (docs/PROTOCOL.md). Inputs are strict
+The live tables' WebSocket messages have their own modules, :mod:`.table.protocol` and
+:mod:`.table.messages` (docs/PROTOCOL.md). Inputs are strict
 (unknown fields are refused, lengths bounded) so a bad request is answered with a precise error
 before any code acts on it; the account rules themselves (auth.check_nickname …) give the
 specific codes.

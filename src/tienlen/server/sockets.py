@@ -6,7 +6,8 @@ page cannot use a visitor's cookie) and with a valid session cookie (:func:`admi
 for flooding (1008), a ban closes it (1008, :func:`close_with`), and what it is sent waits in
 its own bounded queue (:func:`offer`), so a
 slow client never blocks whoever sends to it: one that falls too far behind is closed.
-Used by the tables' socket (:mod:`.lobby`) and the lobby's (:mod:`.lobby_socket`).
+Used by the tables' socket (:mod:`.api.table_socket`) and the lobby's
+(:mod:`.api.lobby_socket`).
 """
 
 from __future__ import annotations
@@ -22,11 +23,11 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from . import auth
 from .errors import ApiError
-from .outbox import Numbered, to_json
 from .store.models import User
+from .table.outbox import Numbered, to_json
 
 if TYPE_CHECKING:
-    from .app import Server
+    from .deps import Server
 
 __all__ = [
     "CLOSE_POLICY",

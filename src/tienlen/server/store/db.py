@@ -157,7 +157,7 @@ def _upgrade_to_head(connection: Connection) -> None:
 
 def alembic_config(connection: Connection | None = None) -> Config:
     """An Alembic configuration for the packaged migrations (no alembic.ini needed)."""
-    from .. import migrations
+    from . import migrations
 
     config = Config()
     config.set_main_option("script_location", str(Path(migrations.__file__).parent))
