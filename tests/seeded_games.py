@@ -27,7 +27,13 @@ import sys
 from typing import Any
 
 from tienlen.engine.actions import Action
-from tienlen.engine.codec import event_to_dict, seat_view_to_dict
+from tienlen.engine.codec import (
+    event_to_dict,
+    restore_snapshot,
+    seat_view_to_dict,
+    snapshot_of,
+    summary_of,
+)
 from tienlen.engine.combos import category, classify
 from tienlen.engine.errors import IllegalAction
 from tienlen.engine.game import Game
@@ -145,14 +151,14 @@ def games(count: int, seed: int) -> list[dict[str, Any]]:
         for finished in (game, follow):
             record = record_of(finished).to_dict()
             replayed = replay(parse_record(json.loads(json.dumps(record))))
-            restored = Game.restore(json.loads(json.dumps(finished.snapshot())))
+            restored = restore_snapshot(json.loads(json.dumps(snapshot_of(finished))))
             out.append(
                 {
                     "preset": preset,
                     "record": record,
                     "events": [event_to_dict(e) for e in finished.events],
-                    "summary": finished.summary(),
-                    "replayed_summary": replayed.summary(),
+                    "summary": summary_of(finished),
+                    "replayed_summary": summary_of(replayed),
                     "restored_events": [event_to_dict(e) for e in restored.copy().events],
                     "view": seat_view_to_dict(view_of(finished, index % players)),
                 }

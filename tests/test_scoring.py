@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from tienlen.cli import app
+from tienlen.engine.codec import summary_of
 from tienlen.engine.game import PASS, Game
 from tienlen.engine.record import RecordError, parse_record, record_of, replay
 from tienlen.engine.rules import PRESETS, RuleSet, RuleSetError
@@ -108,7 +109,7 @@ def test_penalties_use_only_held_cards_each_once(hand: int, preset: str) -> None
 
 def test_chops_do_not_pay_where_only_the_hands_at_the_end_count() -> None:
     game = game_of("thapthanh_chop25", "b52")
-    assert game.summary()["chops"], "the chops were made"
+    assert summary_of(game)["chops"], "the chops were made"
     assert all(item.kind != "chop" for item in settle(game).items)
 
 

@@ -1,5 +1,5 @@
-"""Snapshots and copies (game.py, codec.py): ``Game.snapshot()`` survives JSON and
-``Game.restore`` gives back the same game — it plays on exactly like the original, events and
+"""Snapshots and copies (game.py, codec.py): ``snapshot_of(game)`` survives JSON and
+``restore_snapshot`` gives back the same game — it plays on exactly like the original, events and
 their numbers included; a snapshot that does not fit is refused with a clear RecordError; and
 ``Game.copy()`` is independent of its original yet plays on identically.
 """
@@ -23,7 +23,13 @@ from engine_driver import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tienlen.engine.codec import SNAPSHOT_FORMAT, event_to_dict, seat_view_to_dict
+from tienlen.engine.codec import (
+    SNAPSHOT_FORMAT,
+    event_to_dict,
+    restore_snapshot,
+    seat_view_to_dict,
+    snapshot_of,
+)
 from tienlen.engine.game import MAX_ATTRIBUTES, Action, Game
 from tienlen.engine.record import RecordError, record_of
 from tienlen.engine.rules import RuleSet
@@ -82,12 +88,12 @@ def test_a_restored_snapshot_plays_on_like_the_original(
     if with_deal:
         game.deal = dict(DEAL)
     play_random(game, random.Random(seed), limit=cut)
-    data = game.snapshot()
+    data = snapshot_of(game)
     assert data["format"] == SNAPSHOT_FORMAT and data["seq"] == len(game.events)
-    restored = Game.restore(through_json(data))
+    restored = restore_snapshot(through_json(data))
     same_game(game, restored)
     assert restored.deal == (DEAL if with_deal else None)
-    assert restored.snapshot() == data
+    assert snapshot_of(restored) == data
 
     play_random(game, random.Random(then))
     play_random(restored, random.Random(then))
@@ -105,10 +111,10 @@ def test_snapshots_keep_what_a_later_game_needs() -> None:
         barred_instant_winner=1,
     )
     game.apply(Action.play(2, game.hands[2] & -game.hands[2]))
-    data = through_json(game.snapshot())
+    data = through_json(snapshot_of(game))
     assert data["leader"] == 2 and data["first_game"] is False
     assert data["barred_instant_winner"] == 1
-    restored = Game.restore(data)
+    restored = restore_snapshot(data)
     assert (restored.leader, restored.first_game, restored.barred_instant_winner) == (2, False, 1)
     same_game(game, restored)
 
@@ -117,15 +123,15 @@ def test_a_snapshot_of_an_instant_win_or_a_finished_game() -> None:
     six_pairs = deal("3s 3c 4s 4c 5s 5c 7s 7c 9s 9c Js Jc", "", "", "", seed=3)
     won = Game(RuleSet.preset("thapthanh"), six_pairs, first_game=False, leader=1)
     assert won.over and won.instant_win is not None
-    data = through_json(won.snapshot())
+    data = through_json(snapshot_of(won))
     assert data["actions"] == [] and data["seq"] == 2
-    restored = Game.restore(data)
+    restored = restore_snapshot(data)
     assert restored.instant_win == won.instant_win
     same_game(won, restored)
     game = start("langvuichoi", "2s", "", "", FOUR_PAIRS, seed=4)
     play_random(game, random.Random(1))
     assert game.over
-    restored = Game.restore(through_json(game.snapshot()))
+    restored = restore_snapshot(through_json(snapshot_of(game)))
     assert restored.over and restored.ranking == game.ranking
     same_game(game, restored)
 
@@ -135,9 +141,9 @@ def test_a_snapshot_keeps_declines_and_the_chop_window() -> None:
     game.apply(Action.play(0, "2s"))
     assert game.chop_window() == (3,)
     game.apply(Action.decline(3))
-    data = through_json(game.snapshot())
+    data = through_json(snapshot_of(game))
     assert data["actions"][-1] == {"seat": 3, "decline": True}
-    restored = Game.restore(data)
+    restored = restore_snapshot(data)
     assert restored.chop_window() == () and restored.declined == 1 << 3
     same_game(game, restored)
 
@@ -152,20 +158,20 @@ def _snapshot() -> dict[str, Any]:
         Action.pass_turn(3),
     ):
         game.apply(action)
-    data = through_json(game.snapshot())
+    data = through_json(snapshot_of(game))
     assert data["seq"] == 4
     return data
 
 
 def refused(data: Any, message: str) -> None:
     with pytest.raises(RecordError) as caught:
-        Game.restore(data)
+        restore_snapshot(data)
     assert str(caught.value) == message
     assert caught.value.code == "bad_record"
 
 
 def test_an_untouched_snapshot_restores() -> None:
-    assert Game.restore(_snapshot()).snapshot() == _snapshot()
+    assert snapshot_of(restore_snapshot(_snapshot())) == _snapshot()
 
 
 def test_a_changed_action_is_refused() -> None:
@@ -260,11 +266,11 @@ def test_a_broken_deal_is_refused() -> None:
     data = _snapshot()
     data["hands"][1] = data["hands"][0]
     with pytest.raises(RecordError, match="dealt twice"):
-        Game.restore(data)
+        restore_snapshot(data)
     data = _snapshot()
     data["ruleset"] = "nosuchpreset"
     with pytest.raises(RecordError, match=r"^ruleset: "):
-        Game.restore(data)
+        restore_snapshot(data)
 
 
 # --- copies -------------------------------------------------------------------------------------

@@ -7,7 +7,12 @@ import json
 
 import pytest
 
-from tienlen.engine.codec import seat_view_to_dict, spectator_view_to_dict
+from tienlen.engine.codec import (
+    restore_snapshot,
+    seat_view_to_dict,
+    snapshot_of,
+    spectator_view_to_dict,
+)
 from tienlen.engine.deal import commitment, deal_game
 from tienlen.engine.game import Action, Game
 from tienlen.engine.record import record_of
@@ -65,7 +70,7 @@ def test_views_show_the_server_seed_only_after_the_game() -> None:
 def test_a_snapshot_keeps_the_deal() -> None:
     game = Game.new(RuleSet.preset("sanhrong"), 4, server_seed=SEED, client_seeds=CLIENT)
     game.apply(Action.play(game.current, game.legal_actions()[-1]))
-    again = Game.restore(json.loads(json.dumps(game.snapshot())))
+    again = restore_snapshot(json.loads(json.dumps(snapshot_of(game))))
     assert again.deal == game.deal
     assert again.initial_hands == game.initial_hands
 

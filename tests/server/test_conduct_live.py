@@ -361,14 +361,14 @@ def test_where_people_connected_from_is_forgotten_once_they_have_gone(
 
 def test_the_chat_guard_forgets_counts_a_window_old() -> None:
     guard = ChatGuard(limit=3, window_s=600.0, flood_limit=2, flood_window_s=60.0)
-    assert guard.swearing.add("1", 0.0, 11) is None
-    assert guard.swearing.add("2", 100.0, 12) is None
+    assert guard.swearing.tally("1", 0.0, 11) is None
+    assert guard.swearing.tally("2", 100.0, 12) is None
     assert len(guard.swearing) == 2
-    assert guard.swearing.add("3", 650.0, 13) is None  # user 1's line is a window old
+    assert guard.swearing.tally("3", 650.0, 13) is None  # user 1's line is a window old
     assert len(guard.swearing) == 2
-    assert guard.swearing.add("2", 690.0, 14) is None  # 2's first line still counts
-    assert guard.swearing.add("2", 695.0, 15) == [12, 14, 15]
-    assert guard.flooding.add("1", 0.0, 0) is None
-    assert guard.flooding.add("1", 61.0, 61) is None  # the first refusal fell out
-    assert guard.flooding.add("1", 62.0, 62) == [61, 62]
+    assert guard.swearing.tally("2", 690.0, 14) is None  # 2's first line still counts
+    assert guard.swearing.tally("2", 695.0, 15) == [12, 14, 15]
+    assert guard.flooding.tally("1", 0.0, 0) is None
+    assert guard.flooding.tally("1", 61.0, 61) is None  # the first refusal fell out
+    assert guard.flooding.tally("1", 62.0, 62) == [61, 62]
     assert len(guard.flooding) == 0

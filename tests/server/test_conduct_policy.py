@@ -113,6 +113,8 @@ def ladder_of(policy: Policy) -> list[str]:
         (("reaches_linked = true", "reaches_linked = true\nfine = 1"), "line 11: offences.swea"),
         (("[offences.swearing]", "[offences.Swearing]"), "line 6: offences.Swearing: an offence"),
         (('steps = ["ban 1d"', "steps = [ban"), "not valid TOML: "),
+        (("version = 1", "version = 1\nlevels = 3"), "levels: is not a known field (version, "),
+        (("version = 1", 'version = "1"'), "version: Input should be a valid integer"),
     ],
 )
 def test_a_bad_file_is_refused_naming_the_field_and_line(

@@ -27,6 +27,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from tienlen.engine.cards import card_ascii, cards_of, mask_ascii, mask_str, parse_mask
+from tienlen.engine.codec import snapshot_of
 from tienlen.server.table import protocol as P
 from tienlen.server.table.seating import TableConfig
 from tienlen.server.table.timers import ManualClock
@@ -125,7 +126,7 @@ class Table:
         table = self.live_table
         game = table.game
         numbers = {u: m.outbox.n for u, m in table.recipients.members.items()}
-        snapshot = None if game is None else game.snapshot()
+        snapshot = None if game is None else snapshot_of(game)
         return json.dumps([snapshot, table.table_info(), numbers, table.phase], sort_keys=True)
 
     def exchange(self, who: str, frame: str | bytes) -> list[dict[str, Any]]:

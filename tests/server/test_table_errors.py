@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tienlen.engine.codec import snapshot_of
 from tienlen.engine.views import SeatView
 from tienlen.server.table import protocol as P
 
@@ -54,7 +55,7 @@ def table_state(h: Harness) -> str:
     game = h.table.game
     assert game is not None
     numbers = {u: m.outbox.n for u, m in h.table.recipients.members.items()}
-    return json.dumps([game.snapshot(), h.table.table_info(), numbers, h.table.phase])
+    return json.dumps([snapshot_of(game), h.table.table_info(), numbers, h.table.phase])
 
 
 def test_every_bad_message_gets_its_error_and_changes_nothing() -> None:

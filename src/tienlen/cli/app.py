@@ -12,6 +12,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from ..engine.cards import SUIT_LETTERS, SUIT_SYMBOLS, CardError, mask_ascii, mask_str, parse_mask
+from ..engine.codec import summary_of
 from ..engine.combos import classify, describe
 from ..engine.game import HAND_SIZE
 from ..engine.moves import beating_plays, leading_plays
@@ -86,7 +87,7 @@ def replay_summary(record_data: Any) -> dict[str, Any]:
     """
     record = parse_record(record_data)
     game = replay(record)
-    out = game.summary()
+    out = summary_of(game)
     out["cards_left"] = [mask_ascii(h) for h in game.hands]
     out["players"] = record.players
     out["ruleset"] = record.rules.name

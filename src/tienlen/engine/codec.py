@@ -9,7 +9,7 @@ ASCII (``10h Qs``); each document says its format (``tienlen-record/1``) or carr
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .actions import ACTION_KINDS, PASS, Action
 from .cards import CardError, mask_ascii, mask_str, parse_mask
@@ -31,7 +31,10 @@ from .events import (
 from .game import Game
 from .views import SeatView, SpectatorView
 
-SCHEMA_VERSION = 1
+if TYPE_CHECKING:  # the wire's types (pydantic's, for the schemas) are not needed to run
+    from . import wire
+
+SCHEMA_VERSION: Final = 1
 """The version of the wire format as a whole; bumped on any change a reader must know about."""
 RECORD_FORMAT = "tienlen-record/1"
 SNAPSHOT_FORMAT = "tienlen-snapshot/1"
@@ -51,85 +54,112 @@ EVENT_TYPES: dict[type, str] = {
 
 
 # --- events ------------------------------------------------------------------------------------
-def combination_fields(code: int) -> dict[str, Any]:
+def combination_fields(code: int) -> wire.ComboFields:
     """A play's combination as the wire says it: ``combination``, the engine's English name
     (``straight of 5``), and typed, ``kind`` (:data:`~.combos.KIND_KEYS`) and ``length`` (the
     cards; for consecutive pairs, the pairs)."""
     return {
         "combination": describe(code),
-        "kind": KIND_KEYS[kind_of(code)],
+        "kind": KIND_KEYS[kind_of(code)],  # type: ignore[typeddict-item]  # KIND_KEYS's words
         "length": length_of(code),
     }
 
 
-def _played(played: Played) -> dict[str, Any]:
+def _played(played: Played) -> wire.Played:
     seat, mask, code = played
     return {"seat": seat, "cards": mask_ascii(mask), **combination_fields(code)}
 
 
-def event_to_dict(event: Event) -> dict[str, Any]:
+def event_to_dict(event: Event) -> wire.Event:
     """An event as JSON. ``Pass.could_beat`` is written only when known (never in a view)."""
-    out: dict[str, Any] = {
-        "type": EVENT_TYPES[type(event)],
-        "seq": event.seq,
-        "action": event.action,
-    }
+    seq, action = event.seq, event.action
     if isinstance(event, Play):
-        out.update(
-            seat=event.seat,
-            cards=mask_ascii(event.cards),
+        return {
+            "type": "play",
+            "seq": seq,
+            "action": action,
+            "seat": event.seat,
+            "cards": mask_ascii(event.cards),
             **combination_fields(event.code),
-            beaten=None if event.beaten is None else _played(event.beaten),
-            out_of_turn=event.out_of_turn,
-            auto=event.auto,
-        )
-    elif isinstance(event, Chop):
-        out.update(
-            seat=event.seat,
-            victim=event.victim,
-            cards=mask_ascii(event.cards),
-            victim_cards=mask_ascii(event.victim_cards),
-            chain=[
+            "beaten": None if event.beaten is None else _played(event.beaten),
+            "out_of_turn": event.out_of_turn,
+            "auto": event.auto,
+        }
+    if isinstance(event, Chop):
+        return {
+            "type": "chop",
+            "seq": seq,
+            "action": action,
+            "seat": event.seat,
+            "victim": event.victim,
+            "cards": mask_ascii(event.cards),
+            "victim_cards": mask_ascii(event.victim_cards),
+            "chain": [
                 {"seat": s, "cards": mask_ascii(m), "category": category(c)}
                 for s, m, c in event.chain
             ],
-        )
-    elif isinstance(event, Pass):
-        out.update(seat=event.seat, auto=event.auto)
+        }
+    if isinstance(event, Pass):
+        passed: wire.PassEvent = {
+            "type": "pass",
+            "seq": seq,
+            "action": action,
+            "seat": event.seat,
+            "auto": event.auto,
+        }
         if event.could_beat is not None:
-            out["could_beat"] = event.could_beat
-    elif isinstance(event, RoundWon):
-        out.update(seat=event.seat, leader=event.leader, inherited=event.inherited)
-    elif isinstance(event, PlayerOut):
-        out.update(seat=event.seat, place=event.place, ranks_last=event.ranks_last)
-    elif isinstance(event, Left):
-        out.update(seat=event.seat)
-    elif isinstance(event, InstantWin):
-        out.update(
-            seats=list(event.seats),
-            hands=[list(names) for names in event.hands],
-            shared=event.shared,
-            cards=[mask_ascii(m) for m in event.cards],
-        )
-    elif isinstance(event, Cong):
-        out.update(seats=list(event.seats))
-    else:
-        out.update(
-            winner=event.winner,
-            ranking=list(event.ranking),
-            reason=event.reason,
-            cards_left=[mask_ascii(m) for m in event.cards_left],
-        )
-    return out
+            passed["could_beat"] = event.could_beat
+        return passed
+    if isinstance(event, RoundWon):
+        return {
+            "type": "round_won",
+            "seq": seq,
+            "action": action,
+            "seat": event.seat,
+            "leader": event.leader,
+            "inherited": event.inherited,
+        }
+    if isinstance(event, PlayerOut):
+        return {
+            "type": "player_out",
+            "seq": seq,
+            "action": action,
+            "seat": event.seat,
+            "place": event.place,
+            "ranks_last": event.ranks_last,
+        }
+    if isinstance(event, Left):
+        return {"type": "left", "seq": seq, "action": action, "seat": event.seat}
+    if isinstance(event, InstantWin):
+        return {
+            "type": "instant_win",
+            "seq": seq,
+            "action": action,
+            "seats": list(event.seats),
+            "hands": [list(names) for names in event.hands],
+            "shared": event.shared,
+            "cards": [mask_ascii(m) for m in event.cards],
+        }
+    if isinstance(event, Cong):
+        return {"type": "cong", "seq": seq, "action": action, "seats": list(event.seats)}
+    return {
+        "type": "game_over",
+        "seq": seq,
+        "action": action,
+        "winner": event.winner,
+        "ranking": list(event.ranking),
+        "reason": event.reason,  # type: ignore[typeddict-item]  # GameOver's three reasons
+        "cards_left": [mask_ascii(m) for m in event.cards_left],
+    }
 
 
 # --- commands ----------------------------------------------------------------------------------
-def action_to_dict(action: Action) -> dict[str, Any]:
+def action_to_dict(action: Action) -> wire.Action:
     """A command as a record stores it: ``{"seat": 0, "play": "3s 4s 5s"}`` or
     ``{"seat": 1, "pass": true}`` (likewise ``timeout``, ``leave``, ``decline``)."""
     if action.kind == "play":
         return {"seat": action.seat, "play": mask_ascii(action.cards)}
-    return {"seat": action.seat, action.kind: True}
+    return {"seat": action.seat, action.kind: True}  # type: ignore[return-value]
 
 
 def action_from_dict(data: Any) -> Action:
@@ -166,11 +196,13 @@ def apply_action_dict(game: Game, data: Any) -> list[Event]:
 
 
 # --- views -------------------------------------------------------------------------------------
-def _table(view: SeatView | SpectatorView, log: bool) -> dict[str, Any]:
-    out = {
+def table_to_dict(view: SeatView | SpectatorView) -> wire.TableState:
+    """The part of a view without its log that every seat and spectator shares: the same for
+    all views of one game at one moment (:func:`seat_delta` adds a seat's own part)."""
+    return {
         "schema": SCHEMA_VERSION,
         "seq": view.seq,
-        "ruleset": view.rules.to_spec(),
+        "ruleset": view.rules.to_spec(),  # type: ignore[typeddict-item]  # a name or a spec
         "players": view.n_players,
         "current": view.current,
         "over": view.over,
@@ -182,37 +214,19 @@ def _table(view: SeatView | SpectatorView, log: bool) -> dict[str, Any]:
         "played": [mask_ascii(m) for m in view.played_by],
         "first_game": view.first_game,
         "leader": view.leader,
-        "deal": view.deal,
+        "deal": view.deal,  # type: ignore[typeddict-item]  # the deal's public JSON
     }
-    if log:
-        out["actions"] = [action_to_dict(a) for a in view.actions]
-        out["events"] = [event_to_dict(e) for e in view.events]
-    return out
 
 
-def seat_view_to_dict(view: SeatView, *, log: bool = True) -> dict[str, Any]:
-    """What one seat is sent: the table, its own hand and its legal actions (``log=False``:
-    without the events and actions so far, which a live update sends as they come)."""
-    out = _table(view, log)
-    out.update(_seat(view))
-    return out
+def _log(view: SeatView | SpectatorView) -> wire.Log:
+    return {
+        "actions": [action_to_dict(a) for a in view.actions],
+        "events": [event_to_dict(e) for e in view.events],
+    }
 
 
-def table_to_dict(view: SeatView | SpectatorView) -> dict[str, Any]:
-    """The part of a view without its log that every seat and spectator shares: the same for
-    all views of one game at one moment (:func:`seat_delta` adds a seat's own part)."""
-    return _table(view, False)
-
-
-def seat_delta(view: SeatView, table: dict[str, Any]) -> dict[str, Any]:
-    """``seat_view_to_dict(view, log=False)``, from ``table``: :func:`table_to_dict` of any
-    view of the same game at the same moment (a server writes it once for all its seats)."""
-    out = dict(table)
-    out.update(_seat(view))
-    return out
-
-
-def _seat(view: SeatView) -> dict[str, Any]:
+def seat_part(view: SeatView) -> wire.SeatState:
+    """What only this seat is told: its hand and what it may do."""
     return {
         "seat": view.seat,
         "hand": mask_ascii(view.hand),
@@ -224,9 +238,21 @@ def _seat(view: SeatView) -> dict[str, Any]:
     }
 
 
-def spectator_view_to_dict(view: SpectatorView, *, log: bool = True) -> dict[str, Any]:
-    """What a spectator is sent: the table only (``log`` as for :func:`seat_view_to_dict`)."""
-    return _table(view, log)
+def seat_view_to_dict(view: SeatView) -> wire.SeatView:
+    """What one seat is sent: the table, its own hand and its legal actions, and the events and
+    actions so far (which a live update sends as they come: :func:`seat_delta`)."""
+    return {**table_to_dict(view), **_log(view), **seat_part(view)}
+
+
+def seat_delta(view: SeatView, table: wire.TableState) -> wire.SeatTable:
+    """The seat's view without its log, from ``table``: :func:`table_to_dict` of any view of
+    the same game at the same moment (a server writes it once for all its seats)."""
+    return {**table, **seat_part(view)}
+
+
+def spectator_view_to_dict(view: SpectatorView) -> wire.SpectatorView:
+    """What a spectator is sent: the table and the events and actions so far."""
+    return {**table_to_dict(view), **_log(view)}
 
 
 def summary_of(game: Game) -> dict[str, Any]:

@@ -25,10 +25,10 @@ def player_out(game: Game, seat: int, last_play: int) -> None:
     game.passed &= ~bit
     if game.rules.two_last_ranks_last and last_play & TWOS_MASK:
         game.bottom.append(seat)
-        game._log(PlayerOut(seat, game.n - len(game.bottom) + 1, ranks_last=True))
+        game.log(PlayerOut(seat, game.n - len(game.bottom) + 1, ranks_last=True))
     else:
         game.top.append(seat)
-        game._log(PlayerOut(seat, len(game.top)))
+        game.log(PlayerOut(seat, len(game.top)))
         if len(game.top) == 1 and game.rules.full_ranking:
             _freeze_cong(game)
     check_end(game)
@@ -39,7 +39,7 @@ def _freeze_cong(game: Game) -> None:
     cong = tuple(s for s in range(game.n) if game.in_game >> s & 1 and not game.played >> s & 1)
     if cong:
         game.cong = cong
-        game._log(Cong(cong))
+        game.log(Cong(cong))
         # Ranked among themselves in play order from the winner, as losers are elsewhere.
         winner = game.top[0]
         n = game.n
@@ -62,14 +62,13 @@ def check_end(game: Game) -> bool:
 
 
 def _finish(game: Game, reason: str, losers_in_game: list[int]) -> None:
-    game.over = True
-    game._cache = None
+    game.end()
     winner = game.top[0] if game.top else None
     if winner is not None and not game.rules.full_ranking:
         cong = tuple(s for s in losers_in_game if not game.played >> s & 1)
         if cong:
             game.cong = cong
-            game._log(Cong(cong))
+            game.log(Cong(cong))
         n = game.n
         order = {(winner + k) % n: k for k in range(n)}
         hands = game.hands
@@ -77,7 +76,7 @@ def _finish(game: Game, reason: str, losers_in_game: list[int]) -> None:
     game.winner = winner
     ranking = tuple(game.top + losers_in_game + game.bottom[::-1])
     game.ranking = ranking
-    game._log(GameOver(winner, ranking, reason, tuple(game.hands)))
+    game.log(GameOver(winner, ranking, reason, tuple(game.hands)))
 
 
 def instant_win_at_start(game: Game) -> None:
@@ -89,7 +88,7 @@ def instant_win_at_start(game: Game) -> None:
         return
     seats = event.seats
     game.instant_win = event
-    game._log(event)
+    game.log(event)
     game.top = list(seats)
     game.in_game = 0
     game.over = True
@@ -99,4 +98,4 @@ def instant_win_at_start(game: Game) -> None:
     order = {(game.leader + k) % n: k for k in range(n)}
     losers.sort(key=lambda s: order[s])
     game.ranking = tuple(game.top + losers)
-    game._log(GameOver(game.winner, game.ranking, "instant_win", tuple(game.hands)))
+    game.log(GameOver(game.winner, game.ranking, "instant_win", tuple(game.hands)))

@@ -397,7 +397,7 @@ class Game:
         if self.hands[seat] & self.required:
             self.required = 0  # the 3♠ left with its holder: the next leader plays freely
         self.bottom.append(seat)
-        self._log(Left(seat))
+        self.log(Left(seat))
         self._cache = None
         if not check_end(self) and seat == self.current:
             self._advance(seat)
@@ -426,7 +426,7 @@ class Game:
                     break
                 chain.append(earlier)
             chain.reverse()
-            self._log(Chop(seat, beaten[0], mask, beaten[1], tuple(chain)))
+            self.log(Chop(seat, beaten[0], mask, beaten[1], tuple(chain)))
         round_plays.append((seat, mask, code))
         self.last_seat = seat
         self.last_mask = mask
@@ -470,6 +470,11 @@ class Game:
         events = self.events
         events.append(Pass(seat, could_beat, auto, len(events) + 1, self._next_action))
         self._advance(seat)
+
+    def end(self) -> None:
+        """Mark the game over (:mod:`.ending` decides when): no legal action is left."""
+        self.over = True
+        self._cache = None
 
     def _revive_choppers(self) -> None:
         """Passed seats holding 4+ consecutive pairs that chop the new play get a turn back."""
@@ -521,14 +526,15 @@ class Game:
         if action.kind != "decline":
             self._next_action += 1
 
-    def _log(self, event: Event) -> None:
+    def log(self, event: Event) -> None:
         """Append an event numbered: its place in the log and the command that caused it (the
-        hot events, Play, Pass and RoundWon, are made numbered instead)."""
+        hot events, Play, Pass and RoundWon, are made numbered instead). The end of a game
+        (:mod:`.ending`) logs its events through this, as the game's own moves do."""
         event.seq = len(self.events) + 1
         event.action = self._next_action
         self.events.append(event)
 
-    # --- copies and snapshots -------------------------------------------------------------------
+    # --- copies ---------------------------------------------------------------------------------
     def copy(self) -> Game:
         """An independent copy, cheap enough for search: a few list copies, not a replay.
 
@@ -566,33 +572,9 @@ class Game:
         twin._next_action = self._next_action
         return twin
 
-    def snapshot(self) -> dict[str, Any]:
-        """The game as versioned JSON (``tienlen-snapshot/1``), for :meth:`restore`.
-
-        A snapshot is the deal and every command so far: the engine is deterministic, so
-        replaying them rebuilds exactly this state, events and numbers included, in any process
-        and after a restart (docs/RECORDS.md).
-        """
-        from .codec import snapshot_of
-
-        return snapshot_of(self)
-
-    @classmethod
-    def restore(cls, data: Any) -> Game:
-        """The game a :meth:`snapshot` describes; raises ``RecordError`` when it does not fit."""
-        from .codec import restore_snapshot
-
-        return restore_snapshot(data)
-
     # --- views ------------------------------------------------------------------------------
     def cards_left(self) -> list[int]:
         return [h.bit_count() for h in self.hands]
-
-    def summary(self) -> dict[str, Any]:
-        """The outcome in plain data (what ``tienlen replay`` prints before scoring)."""
-        from .codec import summary_of
-
-        return summary_of(self)
 
     def __repr__(self) -> str:
         state = "over" if self.over else f"seat {self.current} to act"

@@ -7,7 +7,7 @@ the first illegal one stops the replay with a :class:`ReplayError` naming its in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from .cards import CardError, mask_ascii, parse_mask
 from .codec import RECORD_FORMAT, action_from_dict, action_to_dict
@@ -189,7 +189,7 @@ def replay(record: GameRecord) -> Game:
 
 def actions_of(game: Game) -> list[dict[str, Any]]:
     """The game's commands so far, as a record stores them."""
-    return [action_to_dict(a) for a in game.history]
+    return cast("list[dict[str, Any]]", [action_to_dict(a) for a in game.history])
 
 
 def record_of(

@@ -51,6 +51,15 @@ ComboLength = Annotated[
 
 
 @with_config(_CLOSED)
+class ComboFields(TypedDict):
+    """What a play's combination is, as every play on the wire says it."""
+
+    combination: Combination
+    kind: ComboKind
+    length: ComboLength
+
+
+@with_config(_CLOSED)
 class Played(TypedDict):
     """A play on the table."""
 
@@ -207,7 +216,10 @@ class Deal(TypedDict):
 
 
 @with_config(_CLOSED)
-class _Table(TypedDict):
+class TableState(TypedDict):
+    """The table as everyone sees it, without the log: what a view and the table socket's
+    ``update`` (which carries the new events and actions beside it) have in common."""
+
     schema: Literal[1]
     seq: int
     ruleset: str | RulesetSpec
@@ -223,16 +235,11 @@ class _Table(TypedDict):
     first_game: bool
     leader: int
     deal: Deal | None
-    actions: list[Action]
-    events: list[Event]
 
 
-class SpectatorView(_Table):
-    """What a spectator is sent."""
-
-
-class SeatView(_Table):
-    """What one seat is sent: the table, its own hand and what it may do."""
+@with_config(_CLOSED)
+class SeatState(TypedDict):
+    """What only one seat is told: its hand and what it may do."""
 
     seat: int
     hand: Cards
@@ -241,6 +248,26 @@ class SeatView(_Table):
     chop_offer: bool
     legal: list[Cards]
     required: Annotated[Cards | None, Field(description=REQUIRED)]
+
+
+@with_config(_CLOSED)
+class Log(TypedDict):
+    """A view's commands and events so far."""
+
+    actions: list[Action]
+    events: list[Event]
+
+
+class SeatTable(TableState, SeatState):
+    """A seat's view without its log."""
+
+
+class SpectatorView(TableState, Log):
+    """What a spectator is sent."""
+
+
+class SeatView(TableState, Log, SeatState):
+    """What one seat is sent: the table, its own hand and what it may do."""
 
 
 class Record(TypedDict):

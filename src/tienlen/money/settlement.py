@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..engine.game import Game
 from ..engine.record import RecordError
@@ -22,6 +22,9 @@ from .items import Item
 from .reckoning import next_game_after, reckon
 from .rooms import RoomError, room
 from .sharing import BASIS_POINTS, house_fees, pay
+
+if TYPE_CHECKING:  # the wire's types (pydantic's, for the schemas) are not needed to run
+    from . import wire
 
 __all__ = [
     "Item",
@@ -58,7 +61,9 @@ class Settlement:
     notes: list[tuple[str, str]] = field(default_factory=list)
     """(English, Vietnamese) remarks that are not payments, e.g. why nothing moved."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> wire.Settlement:
+        """As the wire says it (the items' facts as :mod:`.items` writes them, checked against
+        the schema by the tests of every message a table sends)."""
         out: dict[str, Any] = {
             "bet": self.bet,
             "deltas": list(self.deltas),
@@ -71,7 +76,7 @@ class Settlement:
         }
         if self.notes:
             out["notes"] = [{"en": en, "vi": vi} for en, vi in self.notes]
-        return out
+        return cast("wire.Settlement", out)
 
 
 VOID_NOTE = (
@@ -121,7 +126,7 @@ def _is_whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def replay_fields(game: Game, record: Any) -> dict[str, Any]:
+def replay_fields(game: Game, record: Any) -> wire.Settlement:
     """The settlement fields ``tienlen replay`` prints: bet, deltas, items, fee, fees, ….
 
     Reads ``record.bet`` and, from ``record.extra``, optional ``balances`` (chips per seat

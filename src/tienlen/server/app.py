@@ -119,7 +119,8 @@ def create_app(
                 bot_pool=bot_pool,
                 analysis_pool=analysis_pool,
             )
-            app.state.lobby = lobby = Lobby(server, table_config, table_clock)
+            tables = table_config if table_config is not None else TableConfig.of(config)
+            app.state.lobby = lobby = Lobby(server, tables, table_clock)
             collections = None
             if full_collections_off():  # `tienlen serve`: the full collections are ours to run
                 every_s = config.gc_full_collection_minutes * 60

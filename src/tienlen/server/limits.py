@@ -61,12 +61,15 @@ class RateLimit:
 
 class Window:
     """At most ``limit`` events per key in any ``seconds`` (a sliding window); 0 means no
-    limit. :meth:`hit` counts an event when allowed and says how long to wait when not."""
+    limit. :meth:`hit` counts an event when allowed and says how long to wait when not;
+    :meth:`tally` counts every event, with an item, and hands the items back at the
+    ``limit``-th (the chat guard's automatic sanctions)."""
 
     def __init__(self, limit: int, seconds: float) -> None:
         self.limit = limit
         self.seconds = seconds
-        self._hits: dict[str, deque[float]] = {}
+        self._hits: dict[str, deque[tuple[float, int]]] = {}
+        """Per key, its events in the window: when, and an item (0 for :meth:`hit`)."""
         self._pruned = float("-inf")
 
     def wait(self, key: str, now: float) -> float:
@@ -76,26 +79,44 @@ class Window:
         hits = self._hits.get(key)
         if hits is None:
             return 0.0
-        while hits and hits[0] <= now - self.seconds:
+        while hits and hits[0][0] <= now - self.seconds:
             hits.popleft()
         if len(hits) < self.limit:
             return 0.0
-        return hits[0] + self.seconds - now
+        return hits[0][0] + self.seconds - now
 
     def hit(self, key: str, now: float) -> float:
         """Count an event of ``key`` if allowed (returns 0), else the seconds to wait."""
         wait = self.wait(key, now)
         if wait > 0 or self.limit <= 0:
             return wait
+        self._add(key, now, 0)
+        return 0.0
+
+    def tally(self, key: str, now: float, item: int) -> list[int] | None:
+        """Count an event of ``key`` with ``item``; at the ``limit``-th within the window, the
+        items of those events, oldest first, and the key starts again from none (None before
+        then, and always when the limit is 0)."""
+        if self.limit <= 0:
+            return None
+        self.wait(key, now)  # drops the key's events that left the window
+        hits = self._add(key, now, item)
+        if len(hits) < self.limit:
+            return None
+        del self._hits[key]
+        return [item for _, item in hits]
+
+    def _add(self, key: str, now: float, item: int) -> deque[tuple[float, int]]:
         if len(self._hits) >= MAX_KEYS or now - self._pruned >= max(self.seconds, 1.0):
             self.prune(now)
-        self._hits.setdefault(key, deque()).append(now)
-        return 0.0
+        hits = self._hits.setdefault(key, deque())
+        hits.append((now, item))
+        return hits
 
     def prune(self, now: float) -> None:
         """Drop the keys whose last event is a whole window old: they wait for nothing."""
         self._pruned = now
-        stale = [k for k, hits in self._hits.items() if not hits or hits[-1] <= now - self.seconds]
+        stale = [k for k, h in self._hits.items() if not h or h[-1][0] <= now - self.seconds]
         for key in stale:
             del self._hits[key]
 

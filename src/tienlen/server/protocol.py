@@ -59,6 +59,7 @@ __all__ = [
     "SanctionMessage",
     "SanctionTold",
     "TableList",
+    "TablePhase",
     "TableSummary",
 ]
 
@@ -72,6 +73,10 @@ MAX_INT = 2**63 - 1
 WebSocket message (a signed 64-bit integer: what the databases' ``BIGINT`` holds). An integer
 outside ``-2**63 .. 2**63 - 1`` is refused (``bad_request``, ``bad_field``) before any code
 acts on it; fields with a tighter range say so."""
+
+TablePhase = Literal["waiting", "seeding", "playing"]
+"""A table's phase: waiting for players, dealing (collecting client seeds), or playing a game
+(the same in REST, on the table socket and in the lobby's feed)."""
 
 Int64 = Annotated[int, Field(ge=-MAX_INT - 1, le=MAX_INT)]
 """An integer a client sends, in the signed 64-bit range (:data:`MAX_INT`): every integer field
@@ -326,7 +331,7 @@ class TableSummary(BaseModel):
     seats_taken: int
     seats: int
     turn_seconds: int
-    phase: Literal["waiting", "seeding", "playing"] = Field(
+    phase: TablePhase = Field(
         description="Waiting for players, dealing (client seeds), or a game being played."
     )
     private: bool

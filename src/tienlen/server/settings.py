@@ -122,6 +122,67 @@ class Settings(BaseSettings):
         "with no game on, is closed.",
     )
 
+    grace_seconds: float = Field(
+        default=60.0,
+        ge=0,
+        le=24 * 3600,
+        description="How long a player who lost the connection keeps the seat (the turn timer "
+        "plays for them meanwhile) before they are stood up.",
+    )
+    chop_seconds: float = Field(
+        default=3.0,
+        ge=0,
+        le=60,
+        description="How long a person's out-of-turn chop offer stays open.",
+    )
+    seed_window_seconds: float = Field(
+        default=3.0,
+        ge=0,
+        le=60,
+        description="How long a deal waits for the players' client seeds after its "
+        "commitment (docs/FAIRNESS.md; 0: no client seeds are asked for).",
+    )
+    start_wait_seconds: float = Field(
+        default=5.0,
+        ge=0,
+        le=600,
+        description="Once two players are ready at a table, how long others have to sit down "
+        "before the first deal.",
+    )
+    between_games_seconds: float = Field(
+        default=3.0,
+        ge=0,
+        le=600,
+        description="The pause between a settlement and the next deal.",
+    )
+    play_now_wait_seconds: float = Field(
+        default=5.0,
+        ge=0,
+        le=600,
+        description='How long the first deal of a "play now" table waits, with a countdown, '
+        "even when it is full.",
+    )
+    away_after_turns: int = Field(
+        default=2,
+        ge=1,
+        le=100,
+        description="Turns in a row the timer plays for a person before their seat is marked "
+        "sitting out (not dealt in again until they come back).",
+    )
+    bot_delay_seconds: float = Field(
+        default=0.8,
+        ge=0,
+        le=60,
+        description="The least time a bot takes over a move, so people can follow (and chop) "
+        "its plays.",
+    )
+    bot_budget_seconds: float = Field(
+        default=2.0,
+        gt=0,
+        le=60,
+        description="How long a bot may think before the turn timer's rule acts for it.",
+    )
+
     chat_limit: int = Field(
         default=5,
         ge=0,

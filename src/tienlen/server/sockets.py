@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -56,7 +56,7 @@ class Close:
     reason: str
 
 
-SendQueue = asyncio.Queue[dict[str, Any] | Close | None]
+SendQueue = asyncio.Queue[Mapping[str, Any] | Close | None]
 """What waits to be sent on one socket; None (or a :class:`Close`) closes it."""
 
 
@@ -88,7 +88,7 @@ async def admit(websocket: WebSocket, server: Server) -> User | None:
     return user
 
 
-def offer(queue: SendQueue, message: dict[str, Any]) -> bool:
+def offer(queue: SendQueue, message: Mapping[str, Any]) -> bool:
     """Queue ``message`` without waiting; False when the socket cannot keep up: it is then
     told to close (the caller forgets the queue)."""
     try:

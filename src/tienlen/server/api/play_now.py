@@ -11,7 +11,7 @@ table's WebSocket, says ``hello``, sits at that seat and says ``ready`` (docs/PR
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Body, Request, Response
 from pydantic import Field
@@ -24,6 +24,7 @@ from ..lobby.registry import LobbyTable, lobby_of
 from ..lobby.rooms import TURN_SECONDS, why_not
 from ..protocol import PlayNow, TableSummary
 from ..store import ledger
+from ..table.messages import TopUp
 from ..table.protocol import BotLevel
 from ..table.seat_rules import next_top_up
 
@@ -101,7 +102,7 @@ async def play_now(
     return PlayNowTable(**table.summary(user.id).model_dump(), seat=0)
 
 
-def _cheapest_room(chips: int, vip_points: int, top_up: dict[str, Any] | None) -> Room:
+def _cheapest_room(chips: int, vip_points: int, top_up: TopUp | None) -> Room:
     """The cheapest room whose smallest bet the player may set (1/10 of their chips); else
     refused with what to do: the daily top-up and when it comes (``retry_after``)."""
     for room in ROOMS.values():

@@ -9,7 +9,8 @@ the same errors as the record's download (:mod:`.histories`).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, cast
+from collections.abc import Mapping
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
 
@@ -19,7 +20,6 @@ from ...engine.game import Game
 from ...engine.record import GameRecord, RecordError, ReplayError, apply_record_action
 from ...engine.record import parse_record as parse_game_record
 from ...money.settlement import settle
-from ...money.wire import Settlement
 from ..errors import ApiError, responses
 from ..protocol import GameReplay, PlayShown, ReplayStep
 from .histories import finished_game
@@ -37,7 +37,7 @@ def _on_table(game: Game) -> PlayShown | None:
     )
 
 
-def _step(game: Game, event: dict[str, Any] | None, action: int | None) -> ReplayStep:
+def _step(game: Game, event: Mapping[str, Any] | None, action: int | None) -> ReplayStep:
     kind: Any = "deal" if event is None else event["type"]  # the engine's event types (or ours)
     to_beat = _on_table(game)
     cards = None
@@ -108,7 +108,7 @@ def game_replay(game_id: str, stored: dict[str, Any], seat: int) -> GameReplay:
         players=record.players,
         seat=seat,
         steps=steps,
-        settlement=cast(Settlement, settlement.to_dict()),  # checked by the model
+        settlement=settlement.to_dict(),
     )
 
 

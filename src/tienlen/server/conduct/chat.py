@@ -25,10 +25,12 @@ import logging
 from collections import deque
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Literal
 
+from pydantic import ConfigDict, with_config
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
 from ..clock import Clock, system_clock
 from ..errors import Refused
@@ -37,7 +39,7 @@ from ..store.models import ChatMessage
 from . import chat_filter
 from .chat_guard import ChatGuard
 
-__all__ = ["LOBBY", "ChatChannel", "ChatHub", "ChatLine"]
+__all__ = ["LOBBY", "ChatBody", "ChatChannel", "ChatHub", "ChatLine", "SaidLine"]
 
 log = logging.getLogger("tienlen.server")
 
@@ -48,8 +50,30 @@ QUEUE_LINES = 10_000
 BATCH = 200
 
 
+@with_config(ConfigDict(extra="forbid"))
+class ChatLine(TypedDict):
+    """A line of chat."""
+
+    id: int
+    """The line's id (what ``POST /api/reports`` names as ``message_id``)."""
+    user: str
+    name: str
+    seat: int | None
+    """The speaker's table seat, when seated (always null in the lobby)."""
+    text: str
+    """As shown: the profanity filter's mask (``*``) over swear words."""
+    at: float
+    """When it was said, in seconds since 1970 (server clock)."""
+
+
+class ChatBody(ChatLine):
+    type: Literal["chat"]
+
+
 @dataclass(frozen=True, slots=True)
-class ChatLine:
+class SaidLine:
+    """A line as the hub keeps it."""
+
     id: int
     channel: str
     user: str
@@ -61,7 +85,7 @@ class ChatLine:
     original: str | None = None
     """The line as typed, when the filter masked it (stored for the moderators, never sent)."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ChatLine:
         """The line as ``chat`` messages carry it (``at``: seconds since 1970)."""
         return {
             "id": self.id,
@@ -91,9 +115,9 @@ class ChatHub:
         self._last_id = 0
         self.history = history
         self._window = Window(limit, window_s)
-        self._recent: dict[str, deque[ChatLine]] = {}
+        self._recent: dict[str, deque[SaidLine]] = {}
         self._sessions = sessions
-        self._queue: asyncio.Queue[ChatLine | None] = asyncio.Queue(QUEUE_LINES)
+        self._queue: asyncio.Queue[SaidLine | None] = asyncio.Queue(QUEUE_LINES)
         self._writer: asyncio.Task[None] | None = None
 
     def channel(self, name: str) -> ChatChannel:
@@ -114,7 +138,7 @@ class ChatHub:
                     .limit(self.history)
                 )
                 lines = [
-                    ChatLine(
+                    SaidLine(
                         r.id, channel, str(r.user_id), r.nickname, r.seat, r.text, r.created_at
                     )
                     for r in rows
@@ -122,7 +146,7 @@ class ChatHub:
                 self._lines(channel).extendleft(lines)
         self._writer = asyncio.create_task(self._write(), name="chat writer")
 
-    def say(self, channel: str, user: str, name: str, text: str, seat: int | None) -> ChatLine:
+    def say(self, channel: str, user: str, name: str, text: str, seat: int | None) -> SaidLine:
         """A line from ``user`` (text already checked), masked where it swears: kept and
         queued for storing; or ``muted``, ``banned``, ``chat_too_fast`` (counted as flooding)."""
         self.guard.refuse(user)
@@ -138,7 +162,7 @@ class ChatHub:
         found = chat_filter.check(text)
         self._last_id += 1
         shown, original = (found.masked, text) if found.profane else (text, None)
-        line = ChatLine(self._last_id, channel, user, name, seat, shown, now, original)
+        line = SaidLine(self._last_id, channel, user, name, seat, shown, now, original)
         if found.profane:
             self.guard.swore(user, line.id, channel)
         self._lines(channel).append(line)
@@ -149,7 +173,7 @@ class ChatHub:
                 log.warning("chat: the database is behind; a line in %s was not stored", channel)
         return line
 
-    def recent(self, channel: str) -> list[dict[str, Any]]:
+    def recent(self, channel: str) -> list[ChatLine]:
         lines = self._recent.get(channel)
         return [] if lines is None else [line.to_dict() for line in lines]
 
@@ -157,7 +181,7 @@ class ChatHub:
         """Drop a closed table's recent lines (they stay stored)."""
         self._recent.pop(channel, None)
 
-    def _lines(self, channel: str) -> deque[ChatLine]:
+    def _lines(self, channel: str) -> deque[SaidLine]:
         lines = self._recent.get(channel)
         if lines is None:
             lines = self._recent[channel] = deque(maxlen=self.history)
@@ -216,9 +240,9 @@ class ChatChannel:
     hub: ChatHub
     name: str
 
-    def say(self, user: str, name: str, text: str, seat: int | None = None) -> dict[str, Any]:
+    def say(self, user: str, name: str, text: str, seat: int | None = None) -> ChatBody:
         """The ``chat`` message for a new line (see :meth:`ChatHub.say`)."""
         return {"type": "chat", **self.hub.say(self.name, user, name, text, seat).to_dict()}
 
-    def recent(self) -> list[dict[str, Any]]:
+    def recent(self) -> list[ChatLine]:
         return self.hub.recent(self.name)

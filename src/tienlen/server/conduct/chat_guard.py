@@ -20,18 +20,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..clock import Clock, system_clock
 from ..errors import Refused
-from ..protocol import SanctionTold
+from ..limits import Window
+from ..protocol import SanctionMessage, SanctionTold
 from ..store.models import Sanction
 from . import sanctions
 
@@ -58,12 +58,15 @@ class Silence:
         return self.ends_at is None or self.ends_at > now
 
 
+NoticeKind = Literal["warn", "mute", "ban", "unmute", "unban"]
+
+
 @dataclass(frozen=True, slots=True)
 class Notice:
     """A sanction new to this server, for its player's open sockets."""
 
     user_id: int
-    kind: str
+    kind: NoticeKind
     """``warn``, ``mute`` or ``ban``; ``unmute`` or ``unban``: one lifted."""
     ends_at: datetime | None
     message: str
@@ -73,44 +76,9 @@ class Notice:
     """The same as data (:func:`.sanctions.told`; for a lift, the lift's reason, no end, no
     offence)."""
 
-    def to_message(self) -> dict[str, Any]:
+    def to_message(self) -> SanctionMessage:
         """The ``sanction`` message of both protocols (docs/PROTOCOL.md)."""
         return {"type": "sanction", **self.told, "kind": self.kind, "message": self.message}
-
-
-class _Count:
-    """Events per user within a sliding window: the ``limit``-th hands back their items and
-    starts again. A user whose last event is a window old is dropped (at most once a window,
-    on a write), so the map holds only the users of about the last two windows."""
-
-    def __init__(self, limit: int, window_s: float) -> None:
-        self.limit = limit
-        self.window_s = window_s
-        self._seen: dict[str, deque[tuple[float, int]]] = {}
-        self._pruned = float("-inf")
-
-    def add(self, user: str, now: float, item: int) -> list[int] | None:
-        if self.limit <= 0:
-            return None
-        if now - self._pruned >= self.window_s:
-            self.prune(now)
-        events = self._seen.setdefault(user, deque())
-        while events and events[0][0] <= now - self.window_s:
-            events.popleft()
-        events.append((now, item))
-        if len(events) < self.limit:
-            return None
-        del self._seen[user]
-        return [item for _, item in events]
-
-    def prune(self, now: float) -> None:
-        self._pruned = now
-        stale = [u for u, e in self._seen.items() if not e or e[-1][0] <= now - self.window_s]
-        for user in stale:
-            del self._seen[user]
-
-    def __len__(self) -> int:
-        return len(self._seen)
 
 
 def _strongest(rows: Iterable[Sanction], now: datetime) -> dict[int, Silence]:
@@ -138,7 +106,8 @@ def _lifted(row: Sanction) -> Notice:
         offence_en=None,
         offence_vi=None,
     )
-    return Notice(row.user_id, f"un{row.kind}", None, sanctions.describe_lift(row), told)
+    lift: NoticeKind = "unban" if row.kind == "ban" else "unmute"
+    return Notice(row.user_id, lift, None, sanctions.describe_lift(row), told)
 
 
 def _rank(silence: Silence) -> tuple[bool, bool, float]:
@@ -170,9 +139,9 @@ class ChatGuard:
         self.listeners: list[Callable[[Notice], None]] = []
         """Told of each sanction made since the last reload (in force, or a warning)."""
         self._silenced: dict[int, Silence] = {}
-        self.swearing = _Count(limit, window_s)
+        self.swearing = Window(limit, window_s)
         """Lines masked for swearing, per user."""
-        self.flooding = _Count(flood_limit, flood_window_s)
+        self.flooding = Window(flood_limit, flood_window_s)
         """Lines refused as too fast, per user."""
         self._known: int | None = None
         self._in_force: set[int] = set()
@@ -231,9 +200,8 @@ class ChatGuard:
                 self._known = max(self._known, row.id)
                 if (row.kind == "warn" and row.lifted_at is None) or sanctions.in_force(row, now):
                     told = sanctions.told(row)
-                    notice = Notice(
-                        row.user_id, row.kind, row.ends_at, sanctions.describe(row), told
-                    )
+                    kind: NoticeKind = "warn" if row.kind == "warn" else told["kind"]
+                    notice = Notice(row.user_id, kind, row.ends_at, sanctions.describe(row), told)
                     self._tell(notice)
 
     @staticmethod
@@ -289,7 +257,7 @@ class ChatGuard:
         ``swearing`` offence (in the background)."""
         if self.sessions is None or not user.isdigit():
             return
-        ids = self.swearing.add(user, self.clock().timestamp(), line_id)
+        ids = self.swearing.tally(user, self.clock().timestamp(), line_id)
         if ids is None:
             return
         minutes = f"{self.window_s / 60:g}"
@@ -303,7 +271,7 @@ class ChatGuard:
         if self.sessions is None or not user.isdigit():
             return
         now = self.clock().timestamp()
-        refused = self.flooding.add(user, now, round(now))
+        refused = self.flooding.tally(user, now, round(now))
         if refused is None:
             return
         minutes = f"{self.flood_window_s / 60:g}"

@@ -1,7 +1,8 @@
 """The conduct policy as data: offence → sanction, with escalation on repeat (docs/CONDUCT.md).
 
 The table lives in ``conduct_policy.toml`` (seed 000's rules, quoted there), read with
-``tomllib`` and checked here: a bad file is refused with the field and the line at fault. The
+``tomllib`` and checked by a pydantic model of the file: a bad file is refused with the field and
+the line at fault. The
 one decision, :func:`sanction_for`, is a pure function of the offence and how many earlier
 sanctions for it stand — no sanction is written as a code branch.
 """
@@ -15,7 +16,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic_core import ErrorDetails
 
 __all__ = [
     "LINK_KINDS",
@@ -129,9 +133,7 @@ def parse_duration(text: str) -> timedelta | None:
     return duration
 
 
-def _parse_step(text: object) -> Step:
-    if not isinstance(text, str):
-        raise ValueError(f"a step is text such as 'ban 7d', not {text!r}")
+def _parse_step(text: str) -> Step:
     if text == "warn":
         return Step("warn", None)
     kind, _, duration = text.partition(" ")
@@ -157,8 +159,46 @@ def _line_of(text: str, section: str, key: str | None) -> int | None:
     return None
 
 
+# The file's shape, read by pydantic; :func:`parse_policy` words its first error with the field
+# and line at fault (_WHY: what each field must be).
+_FILE = ConfigDict(extra="forbid", strict=True, frozen=True)
+_Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+
+
+class _OffenceFile(BaseModel):
+    model_config = _FILE
+    title: _Text
+    title_vi: _Text
+    steps: Annotated[list[str], Field(min_length=1)]
+    reaches_linked: bool
+
+
+class _LinksFile(BaseModel):
+    model_config = _FILE
+    carry: list[Literal["series", "same_person", "shared_address", "shared_device"]] = []
+
+
+class _PolicyFile(BaseModel):
+    model_config = _FILE
+    version: int
+    links: _LinksFile = _LinksFile()
+    offences: dict[str, _OffenceFile]
+
+
+assert get_args(get_args(_LinksFile.model_fields["carry"].annotation)[0]) == LINK_KINDS
+
+_NO_OFFENCE = "at least one [offences.<key>] table is needed"
+_WHY = {
+    "title": "must be non-empty text",
+    "title_vi": "must be non-empty text",
+    "steps": "must be a non-empty list of steps",
+    "reaches_linked": "must be true or false",
+    "carry": f"must be a list of link kinds from {LINK_KINDS}",
+}
+
+
 class _Reader:
-    """Checks one file's values, raising :class:`PolicyError` that says where."""
+    """Words :class:`PolicyError` for one file: the field and the line at fault."""
 
     def __init__(self, text: str, source: str) -> None:
         self.text = text
@@ -170,40 +210,37 @@ class _Reader:
         field = f"{section}.{key}" if key else section
         return PolicyError(f"{where}: {field}: {why}")
 
-    def string(self, table: dict[str, Any], section: str, key: str) -> str:
-        value = table.get(key)
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(section, key, "must be non-empty text")
-        return value
+    def refusal(self, error: ErrorDetails) -> PolicyError:
+        """The first error pydantic found, as the file's author would fix it."""
+        loc = [str(part) for part in error["loc"]]
+        if error["type"] == "extra_forbidden":
+            if len(loc) == 1:
+                known = "version, links, offences"
+                return PolicyError(f"{self.source}: {loc[0]}: is not a known field ({known})")
+            return self.fail(".".join(loc[:-1]), loc[-1], "is not a known field")
+        if loc[0] == "offences" and len(loc) >= 3:
+            return self.fail(f"offences.{loc[1]}", loc[2], _WHY.get(loc[2], error["msg"]))
+        if loc[0] == "offences" and len(loc) == 2:
+            return self.fail(f"offences.{loc[1]}", None, "must be a table")
+        if loc[0] == "offences":
+            return PolicyError(
+                f"{self.source}: offences: at least one [offences.<key>] table is needed"
+            )
+        if loc[0] == "links":
+            return self.fail("links", "carry", _WHY["carry"])
+        return PolicyError(f"{self.source}: {'.'.join(loc)}: {error['msg']}")
 
-    def offence(self, key: str, table: object) -> Offence:
+    def offence(self, key: str, read: _OffenceFile) -> Offence:
         section = f"offences.{key}"
         if not _KEY.fullmatch(key):
             raise self.fail(section, None, "an offence key is 1-40 of a-z, 0-9 and _")
-        if not isinstance(table, dict):
-            raise self.fail(section, None, "must be a table")
-        unknown = set(table) - {"title", "title_vi", "steps", "reaches_linked"}
-        if unknown:
-            raise self.fail(section, sorted(unknown)[0], "is not a known field")
-        steps = table.get("steps")
-        if not isinstance(steps, list) or not steps:
-            raise self.fail(section, "steps", "must be a non-empty list of steps")
-        parsed = []
-        for index, step in enumerate(steps):
+        steps = []
+        for index, step in enumerate(read.steps):
             try:
-                parsed.append(_parse_step(step))
+                steps.append(_parse_step(step))
             except ValueError as exc:
                 raise self.fail(section, "steps", f"step {index + 1}: {exc}") from None
-        reaches = table.get("reaches_linked")
-        if not isinstance(reaches, bool):
-            raise self.fail(section, "reaches_linked", "must be true or false")
-        return Offence(
-            key=key,
-            title=self.string(table, section, "title"),
-            title_vi=self.string(table, section, "title_vi"),
-            steps=tuple(parsed),
-            reaches_linked=reaches,
-        )
+        return Offence(key, read.title, read.title_vi, tuple(steps), read.reaches_linked)
 
 
 def parse_policy(text: str, source: str = POLICY_FILE) -> Policy:
@@ -213,23 +250,18 @@ def parse_policy(text: str, source: str = POLICY_FILE) -> Policy:
     except tomllib.TOMLDecodeError as exc:
         raise PolicyError(f"{source}: not valid TOML: {exc}") from None
     reader = _Reader(text, source)
-    unknown = set(data) - {"version", "links", "offences"}
-    if unknown:
-        name = sorted(unknown)[0]
-        raise PolicyError(f"{source}: {name}: is not a known field (version, links, offences)")
-    if data.get("version") != 1:
-        raise PolicyError(f"{source}: version: must be 1, not {data.get('version')!r}")
-    links = data.get("links", {})
-    carry = links.get("carry", []) if isinstance(links, dict) else None
-    if not isinstance(carry, list) or any(kind not in LINK_KINDS for kind in carry):
-        raise reader.fail("links", "carry", f"must be a list of link kinds from {LINK_KINDS}")
-    offences = data.get("offences")
-    if not isinstance(offences, dict) or not offences:
-        raise PolicyError(f"{source}: offences: at least one [offences.<key>] table is needed")
+    try:
+        read = _PolicyFile.model_validate(data)
+    except ValidationError as exc:
+        raise reader.refusal(exc.errors()[0]) from None
+    if read.version != 1:
+        raise PolicyError(f"{source}: version: must be 1, not {read.version!r}")
+    if not read.offences:
+        raise PolicyError(f"{source}: offences: {_NO_OFFENCE}")
     return Policy(
         version=1,
-        offences={key: reader.offence(key, table) for key, table in offences.items()},
-        carry_links=frozenset(carry),
+        offences={key: reader.offence(key, table) for key, table in read.offences.items()},
+        carry_links=frozenset(read.links.carry),
     )
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -113,7 +113,7 @@ class LobbyFeed:
             if watcher.synced and watcher.sees(table):
                 self._send(watcher, {"type": "table_closed", "id": table.id})
 
-    def _send(self, watcher: Watcher, message: dict[str, Any]) -> None:
+    def _send(self, watcher: Watcher, message: Mapping[str, Any]) -> None:
         if not offer(watcher.queue, message):
             self.leave(watcher)  # it cannot keep up: closed; the client reconnects
 

@@ -19,9 +19,10 @@ from pydantic import ConfigDict, Field, TypeAdapter, with_config
 from typing_extensions import TypedDict
 
 from ...money.rooms import ROOMS
+from ..conduct.chat import ChatLine
 from ..protocol import Int64, SanctionMessage, TableSummary
-from ..table.messages import AckMessage, ChatLine, ErrorMessage
-from ..table.protocol import PROTOCOL_VERSION, ChatText, _ClientBase, parse_message
+from ..table.messages import AckMessage
+from ..table.protocol import PROTOCOL_VERSION, ChatText, ErrorMessage, _ClientBase, parse_message
 
 __all__ = [
     "LOBBY_TYPES",

@@ -17,7 +17,7 @@ import asyncio
 import dataclasses
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -96,7 +96,7 @@ class LobbyTable:
             invite=self.invite if viewer == self.owner else None,
         )
 
-    def send(self, user: str, message: dict[str, Any]) -> None:
+    def send(self, user: str, message: Mapping[str, Any]) -> None:
         """The table's ``send``: queue for the user's socket, never block; a socket that
         cannot keep up is closed (the client resumes)."""
         queue = self.queues.get(user)
@@ -159,7 +159,7 @@ class Lobby:
                                      first_deal_wait_s=first_wait)  # fmt: skip
         holder: list[LobbyTable] = []
 
-        def send(user: str, message: dict[str, Any]) -> None:
+        def send(user: str, message: Mapping[str, Any]) -> None:
             holder[0].send(user, message)
 
         live = LiveTable(

@@ -9,12 +9,12 @@ that the table only decides *when* to deal.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from ...engine.deal import commitment
 from ...engine.game import Game
 from ...engine.rules import RuleSet
 from ..errors import Refused
+from .messages import CommitmentInfo
 from .seating import Lineup, lead_after
 
 
@@ -31,7 +31,7 @@ class PendingDeal:
         """Whether client seeds are awaited (until ``now + seconds``)."""
         self.client_seeds: dict[str, bytes] = {}
         """Client seeds sent, by user."""
-        self.commitment: dict[str, Any] = {
+        self.commitment: CommitmentInfo = {
             "game": game_no,
             "commitment": commitment(server_seed),
             "players": list(lineup.seats),

@@ -28,7 +28,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
-from typing import Any, Literal
+from typing import Any
 
 from ...engine.actions import Action
 from ...engine.deal import new_server_seed
@@ -41,11 +41,13 @@ from ...money.settlement import Settlement, settle
 from ..botpool import BotAnswer, BotRunner
 from ..conduct.chat import ChatChannel, ChatHub
 from ..errors import Refused
+from ..protocol import TablePhase
 from . import protocol as P
 from . import seat_rules
 from .dealing import PendingDeal
 from .items import Alarm, Command, Connection, Expel, Item
 from .journal import Journal
+from .messages import NextGame, StateMessage, TableInfo, TimerInfo
 from .recipients import Member, Recipients, Send, View
 from .seat_rules import FundsOf
 from .seating import Lineup, Occupant, Seats, TableConfig
@@ -58,7 +60,6 @@ __all__ = ["BOT_PURSE", "LiveTable", "TableConfig"]
 logger = logging.getLogger(__name__)
 
 GameOverHook = Callable[[GameRecord, Settlement], Awaitable[None] | None]
-Phase = Literal["waiting", "seeding", "playing"]
 
 BOT_PURSE = 10**12
 """The balance a bot (or a player whose balance is not known) settles with: unlimited."""
@@ -83,7 +84,7 @@ class LiveTable(TableSeats):
         journal: Journal | None = None,
         bot_user: BotUser | None = None,
         chat: ChatChannel | None = None,
-        on_table: Callable[[dict[str, Any]], None] | None = None,
+        on_table: Callable[[TableInfo], None] | None = None,
         executor: Executor | None = None,
         clock: TableClock | None = None,
         seed: int | None = None,
@@ -121,7 +122,7 @@ class LiveTable(TableSeats):
         )
 
         self.seats = Seats([None] * config.seats)
-        self.phase: Phase = "waiting"
+        self.phase: TablePhase = "waiting"
         self.games = 0
         """Games dealt or being dealt; the one in :attr:`game` is number :attr:`game_no`."""
         self.game: Game | None = None
@@ -135,7 +136,7 @@ class LiveTable(TableSeats):
         self._turns = Turns(self._alarms, self._bots, config)
         self._rest_until = 0.0
         self._start_wait = config.start_wait_s
-        self._last_table: dict[str, Any] | None = None
+        self._last_table: TableInfo | None = None
         self._bots_added = 0
 
     # --- the web layer's calls ------------------------------------------------------------------
@@ -381,7 +382,7 @@ class LiveTable(TableSeats):
             return []
         return [seat for seat, _ in ready]
 
-    def _next_game(self) -> dict[str, Any] | None:
+    def _next_game(self) -> NextGame | None:
         """When the next deal is due (``next_game``): the start alarm's moment, or the end of
         the pause between games, while there are players to deal in."""
         if self.phase != "waiting" or not self._dealable():
@@ -477,7 +478,7 @@ class LiveTable(TableSeats):
                 await self._stand_up_if_short(user)
 
     # --- timers and bots --------------------------------------------------------------------------
-    def _schedule(self) -> tuple[dict[str, Any] | None, dict[int, dict[str, Any]]]:
+    def _schedule(self) -> tuple[TimerInfo | None, dict[int, TimerInfo]]:
         """Set the turn timer, offer chops to people, and ask bots (:class:`~.table_turns.
         Turns`); returns the timers this started, to go out with the change."""
         game, lineup, log = self.game, self.lineup, self._log
@@ -539,14 +540,14 @@ class LiveTable(TableSeats):
             self.owner = self.seats.next_person(seat, others) or user
 
     # --- what recipients are sent ----------------------------------------------------------------
-    def table_info(self) -> dict[str, Any]:
+    def table_info(self) -> TableInfo:
         """The table as ``table`` messages show it."""
         seats = self.seats.info(self.recipients.connected, self._plays_now)
         return {
             "table": self.table_id,
             "owner": self.owner,
             "bet": self.bet,
-            "ruleset": self.rules.to_spec(),
+            "ruleset": self.rules.to_spec(),  # type: ignore[typeddict-item]  # a name or a spec
             "turn_seconds": self.config.turn_s,
             "phase": self.phase,
             "games": self.games,
@@ -554,7 +555,7 @@ class LiveTable(TableSeats):
             "next_game": self._next_game(),
         }
 
-    def _state(self, member: Member) -> dict[str, Any]:
+    def _state(self, member: Member) -> StateMessage:
         """Everything ``member`` may know now; it stands for all their messages so far."""
         game_state = None
         if self.game is not None and self.lineup is not None:

@@ -1,9 +1,12 @@
-"""The table protocol's server side: every message a table sends, as JSON.
+"""The table protocol's server side: every message a table sends, as typed JSON.
 
-The server's messages are built as plain dicts by :mod:`.live` from the engine's views and
-codec; the TypedDicts here describe them so their JSON Schema can be exported for the browser
-client (``docs/schemas/protocol_*.json``, written by ``python -m tienlen.cli.schemas``, with the
-client messages' of :mod:`.protocol`) and tests can check every message a table sends.
+Each message is a TypedDict that the code building it uses (mypy checks every key): the
+unnumbered ones a connection is sent at once (:data:`Direct`), and the bodies of the numbered
+ones (:data:`Body`), to which each recipient's outbox adds ``n``. The views inside come typed
+from the engine's codec (:mod:`tienlen.engine.wire`), the settlement from the money layer's.
+The same types give the JSON Schemas exported for the browser client
+(``docs/schemas/protocol_*.json``, written by ``python -m tienlen.cli.schemas``, with the client
+messages' of :mod:`.protocol`), and tests check every message a table sends against them.
 docs/PROTOCOL.md is the prose.
 """
 
@@ -15,14 +18,15 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic import ConfigDict, Field, TypeAdapter, with_config
 from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
-from ...engine.wire import REQUIRED, Action, Cards, Deal, Event, Played, RulesetSpec
+from ...engine.wire import Action, Event, RulesetSpec, SeatState, TableState
 from ...engine.wire import SeatView as SeatViewDict
 from ...engine.wire import SpectatorView as SpectatorViewDict
 from ...money.wire import Settlement
-from ..protocol import SanctionMessage, SanctionTold
-from .protocol import PROTOCOL_VERSION, BotLevel, client_adapter
+from ..conduct.chat import ChatBody, ChatLine
+from ..protocol import SanctionMessage, TablePhase
+from .protocol import PROTOCOL_VERSION, BotLevel, ErrorMessage, client_adapter
 
-__all__ = ["ServerMessage", "json_schemas", "server_adapter"]
+__all__ = ["Body", "Direct", "ServerMessage", "json_schemas", "server_adapter"]
 
 _CLOSED = ConfigDict(extra="forbid")
 Number = Annotated[
@@ -70,7 +74,7 @@ class TableInfo(TypedDict):
     ruleset: str | RulesetSpec
     turn_seconds: Annotated[int, Field(ge=1)]
     """The turn timer in whole seconds (10, 15 or 20 at the lobby's tables), as in REST."""
-    phase: Literal["waiting", "seeding", "playing"]
+    phase: TablePhase
     games: int
     """Games dealt so far; the game in progress (or being dealt) is number ``games``."""
     seats: list[SeatInfo | None]
@@ -105,39 +109,12 @@ class CommitmentInfo(TypedDict):
     seconds: Seconds
 
 
-@with_config(_CLOSED)
-class _Delta(TypedDict):
-    schema: Literal[1]
-    seq: int
-    ruleset: str | RulesetSpec
-    players: int
-    current: int
-    over: bool
-    cards_left: list[int]
-    in_game: list[bool]
-    passed: list[bool]
-    to_beat: Played | None
-    round: list[Played]
-    played: list[Cards]
-    first_game: bool
-    leader: int
-    deal: Deal | None
-
-
-class SpectatorDelta(_Delta):
+class SpectatorDelta(TableState):
     """A spectator view without its events and actions (an ``update`` carries the new ones)."""
 
 
-class SeatDelta(_Delta):
+class SeatDelta(TableState, SeatState):
     """A seat view without its events and actions."""
-
-    seat: int
-    hand: Cards
-    my_turn: bool
-    can_pass: bool
-    chop_offer: bool
-    legal: list[Cards]
-    required: Annotated[Cards | None, Field(description=REQUIRED)]
 
 
 @with_config(_CLOSED)
@@ -156,15 +133,20 @@ class _Numbered(TypedDict):
     """On a message caused by the recipient's own command, that command's ``ref``."""
 
 
-class TableMessage(_Numbered, TableInfo):
+# The numbered messages, each built as its body (what a builder writes: the TypedDicts below
+# ending in ``Body``) and numbered per recipient by the outbox (``n``, the ``Message``s).
+
+
+class TableBody(TableInfo):
     type: Literal["table"]
 
 
-class CommitmentMessage(_Numbered, CommitmentInfo):
+class CommitmentBody(CommitmentInfo):
     type: Literal["commitment"]
 
 
-class GameMessage(_Numbered):
+@with_config(_CLOSED)
+class GameBody(TypedDict):
     """A game was dealt: your seat view (or the spectator view) in full."""
 
     type: Literal["game"]
@@ -175,7 +157,8 @@ class GameMessage(_Numbered):
     """The timers that started with it (the first turn's)."""
 
 
-class UpdateMessage(_Numbered):
+@with_config(_CLOSED)
+class UpdateBody(TypedDict):
     """The game moved on: the new events and actions and your view as it is now."""
 
     type: Literal["update"]
@@ -187,13 +170,14 @@ class UpdateMessage(_Numbered):
     """Timers this change started for you (a turn's, your chop offer's), each for its kind."""
 
 
-class TimerMessage(_Numbered, TimerInfo):
+class TimerBody(TimerInfo):
     """A timer started with no change to your view (timers ride in ``game`` and ``update``)."""
 
     type: Literal["timer"]
 
 
-class SettlementMessage(_Numbered):
+@with_config(_CLOSED)
+class SettlementBody(TypedDict):
     type: Literal["settlement"]
     game: int
     seats: list[int]
@@ -211,7 +195,8 @@ class TopUp(TypedDict):
     """When it can be claimed, ISO 8601 UTC (now or the start of the next server day)."""
 
 
-class StoodUpMessage(_Numbered):
+@with_config(_CLOSED)
+class StoodUpBody(TypedDict):
     """To one player: their seat was emptied for lack of chips (a ``table`` message follows);
     they stay connected, watching."""
 
@@ -228,24 +213,50 @@ class StoodUpMessage(_Numbered):
     server gives none)."""
 
 
-@with_config(_CLOSED)
-class ChatLine(TypedDict):
+class TableMessage(_Numbered, TableBody):
+    """The table changed: its settings, seats, phase or the next deal's moment."""
+
+
+class CommitmentMessage(_Numbered, CommitmentBody):
+    """The next deal's commitment: client seeds are collected until ``deadline``."""
+
+
+class GameMessage(_Numbered, GameBody):
+    """A game was dealt: your seat view (or the spectator view) in full."""
+
+
+class UpdateMessage(_Numbered, UpdateBody):
+    """The game moved on: the new events and actions and your view as it is now."""
+
+
+class TimerMessage(_Numbered, TimerBody):
+    """A timer started with no change to your view (timers ride in ``game`` and ``update``)."""
+
+
+class SettlementMessage(_Numbered, SettlementBody):
+    """A game was settled."""
+
+
+class StoodUpMessage(_Numbered, StoodUpBody):
+    """To one player: their seat was emptied for lack of chips (a ``table`` message follows);
+    they stay connected, watching."""
+
+
+class ChatMessage(_Numbered, ChatBody):
     """A line of chat."""
 
-    id: int
-    """The line's id (what ``POST /api/reports`` names as ``message_id``)."""
-    user: str
-    name: str
-    seat: int | None
-    """The speaker's table seat, when seated (always null in the lobby)."""
-    text: str
-    """As shown: the profanity filter's mask (``*``) over swear words."""
-    at: float
-    """When it was said, in seconds since 1970 (server clock)."""
 
-
-class ChatMessage(_Numbered, ChatLine):
-    type: Literal["chat"]
+Body = (
+    TableBody
+    | CommitmentBody
+    | GameBody
+    | UpdateBody
+    | TimerBody
+    | SettlementBody
+    | StoodUpBody
+    | ChatBody
+)
+"""A message a table numbers for each recipient (the outbox adds ``n``)."""
 
 
 @with_config(_CLOSED)
@@ -274,22 +285,16 @@ class StateMessage(TypedDict):
 
 
 @with_config(_CLOSED)
-class ErrorMessage(TypedDict):
-    type: Literal["error"]
-    code: str
-    message: str
-    ref: int | str | None
-    sanction: NotRequired[SanctionTold]
-    """With ``muted`` and ``banned``: until when and why (as the REST error's)."""
-
-
-@with_config(_CLOSED)
 class AckMessage(TypedDict):
     """A command with a ``ref`` was carried out."""
 
     type: Literal["ack"]
     ref: int | str
 
+
+Direct = WelcomeMessage | StateMessage | ErrorMessage | AckMessage | SanctionMessage
+"""A message sent to one connection at once, unnumbered (a sanction by the lobby, as it is
+told)."""
 
 ServerMessage = Annotated[
     WelcomeMessage

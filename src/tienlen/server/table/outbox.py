@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -24,7 +25,7 @@ import orjson
 __all__ = ["Numbered", "Outbox", "to_json"]
 
 
-def to_json(message: dict[str, Any]) -> str:
+def to_json(message: Mapping[str, Any]) -> str:
     """A message as the server writes it on a socket: compact JSON, UTF-8 left as it is.
 
     Written by orjson (several times faster than the standard library, the same text); what
@@ -41,6 +42,13 @@ class Numbered(dict[str, Any]):
 
     __slots__ = ("text",)
     text: str
+
+    @classmethod
+    def of(cls, text: str) -> Numbered:
+        """A kept message read back from its text (sent again as that text)."""
+        numbered = cls(json.loads(text))
+        numbered.text = text
+        return numbered
 
 
 class Outbox:
@@ -63,7 +71,7 @@ class Outbox:
         self._kept = 0
         """Characters of text in the log."""
 
-    def add(self, message: dict[str, Any], text: str | None = None) -> Numbered:
+    def add(self, message: Mapping[str, Any], text: str | None = None) -> Numbered:
         """Number a message (a copy: ``message`` may be shared by several recipients).
         ``text``: the message's JSON (:func:`to_json`) when already written — a broadcast is
         written once for everyone, and each copy only gains its number."""
@@ -84,7 +92,7 @@ class Outbox:
             self._kept -= len(log.popleft()[1])
         return numbered
 
-    def since(self, last_n: int) -> list[dict[str, Any]] | None:
+    def since(self, last_n: int) -> list[Numbered] | None:
         """The messages after number ``last_n``, exactly as sent; None when some of them are no
         longer kept, or ``last_n`` is a number this outbox never gave."""
         if last_n > self.n:
@@ -92,4 +100,4 @@ class Outbox:
         first = self._log[0][0] if self._log else self.n + 1
         if last_n + 1 < first:
             return None
-        return [json.loads(text) for n, text in self._log if n > last_n]
+        return [Numbered.of(text) for n, text in self._log if n > last_n]

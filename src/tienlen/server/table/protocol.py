@@ -15,7 +15,7 @@ import json
 import math
 import unicodedata
 from functools import cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import (
     AfterValidator,
@@ -25,8 +25,10 @@ from pydantic import (
     TypeAdapter,
     ValidationError,
     field_validator,
+    with_config,
 )
 from pydantic_core import PydanticCustomError
+from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
 from ...bots import LEVELS
 from ...engine.cards import CardError, mask_ascii, parse_mask
@@ -254,6 +256,16 @@ PARSE_ERRORS = (
 """The codes :func:`parse_client_message` refuses a message with."""
 
 
+@with_config(ConfigDict(extra="forbid"))
+class ErrorMessage(TypedDict):
+    type: Literal["error"]
+    code: str
+    message: str
+    ref: int | str | None
+    sanction: NotRequired[SanctionTold]
+    """With ``muted`` and ``banned``: until when and why (as the REST error's)."""
+
+
 class ProtocolError(ValueError):
     """A message the server refuses, with a stable ``code`` and the client's ``ref``."""
 
@@ -263,16 +275,16 @@ class ProtocolError(ValueError):
         self.message = message
         self.ref = ref
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ErrorMessage:
         return error_message(self.code, self.message, self.ref)
 
 
 def error_message(
     code: str, message: str, ref: int | str | None = None, sanction: SanctionTold | None = None
-) -> dict[str, Any]:
+) -> ErrorMessage:
     """The ``error`` message the server answers a refused message with (``sanction`` with
     ``muted`` and ``banned``)."""
-    out: dict[str, Any] = {"type": "error", "code": code, "message": message, "ref": ref}
+    out: ErrorMessage = {"type": "error", "code": code, "message": message, "ref": ref}
     if sanction is not None:
         out["sanction"] = sanction
     return out

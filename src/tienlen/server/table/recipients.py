@@ -14,7 +14,7 @@ turn's for everyone, a chop offer's for its seat) ride in its ``game`` or ``upda
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,12 +27,25 @@ from ...engine.codec import (
     table_to_dict,
 )
 from ...engine.views import SeatView, SpectatorView
-from .outbox import Outbox, to_json
+from ...engine.wire import Action, Event, SeatTable, TableState
+from ...engine.wire import SeatView as SeatViewDict
+from ...engine.wire import SpectatorView as SpectatorViewDict
+from .messages import (
+    Body,
+    Direct,
+    GameBody,
+    GameState,
+    StateMessage,
+    TimerInfo,
+    UpdateBody,
+    WelcomeMessage,
+)
+from .outbox import Numbered, Outbox, to_json
 from .protocol import PROTOCOL_VERSION, Hello
 
 logger = logging.getLogger(__name__)
 
-Send = Callable[[str, dict[str, Any]], None]
+Send = Callable[[str, Mapping[str, Any]], None]
 """Hands one message to a user's connection. It must not block or raise: the web layer queues
 the message for the socket (and drops a connection that cannot keep up; it will resume)."""
 View = SeatView | SpectatorView
@@ -55,18 +68,19 @@ class Member:
     """The game seat whose view they were sent (None: the spectator view)."""
     events: int = 0
     actions: int = 0
-    delta: dict[str, Any] | None = None
+    delta: SeatTable | TableState | None = None
 
 
-def full_view(view: View, log: bool = True) -> dict[str, Any]:
+def full_view(view: View) -> SeatViewDict | SpectatorViewDict:
     if isinstance(view, SeatView):
-        return seat_view_to_dict(view, log=log)
-    return spectator_view_to_dict(view, log=log)
+        return seat_view_to_dict(view)
+    return spectator_view_to_dict(view)
 
 
-def view_delta(view: View) -> dict[str, Any]:
+def view_delta(view: View) -> SeatTable | TableState:
     """The view without its events and actions (an update carries the new ones)."""
-    return full_view(view, log=False)
+    table = table_to_dict(view)
+    return seat_delta(view, table) if isinstance(view, SeatView) else table
 
 
 class Recipients:
@@ -102,35 +116,40 @@ class Recipients:
         member.connected = member.synced = False
         return True
 
-    def send(self, user: str, message: dict[str, Any]) -> None:
+    def send(self, user: str, message: Direct | Numbered) -> None:
         """Send an unnumbered message (``welcome``, ``state``, ``error``, ``ack``) now."""
         try:
             self._send_hook(user, message)
         except Exception:
             logger.exception("send to %s failed", user)
 
-    def emit(self, member: Member, message: dict[str, Any], text: str | None = None) -> None:
+    def emit(self, member: Member, message: Body, text: str | None = None) -> None:
         """Number a table message for ``member``, keep it for resuming, and send it if their
         connection is live (``text``: its JSON, when already written)."""
         numbered = member.outbox.add(message, text)
         if member.connected and member.synced:
             self.send(member.user, numbered)
 
-    def broadcast(self, message: dict[str, Any]) -> None:
+    def broadcast(self, message: Body) -> None:
         text = to_json(message)  # once for everyone
         for member in list(self.members.values()):
             self.emit(member, message, text)
 
     def hello(
-        self, member: Member, hello: Hello, table: str, state: Callable[[Member], dict[str, Any]]
+        self, member: Member, hello: Hello, table: str, state: Callable[[Member], StateMessage]
     ) -> None:
         """Answer ``hello``: ``welcome``, then the messages after its ``last_n`` exactly as
         they were numbered, or a fresh ``state`` when they are not all kept (or none was
         named)."""
         last_n = hello.last_n
         missed = None if last_n is None else member.outbox.since(last_n)
-        welcome = {"type": "welcome", "protocol": PROTOCOL_VERSION, "table": table}
-        welcome |= {"user": member.user, "resumed": missed is not None}
+        welcome: WelcomeMessage = {
+            "type": "welcome",
+            "protocol": PROTOCOL_VERSION,
+            "table": table,
+            "user": member.user,
+            "resumed": missed is not None,
+        }
         if hello.ref is not None:
             welcome["ref"] = hello.ref
         self.send(member.user, welcome)
@@ -148,8 +167,8 @@ class Recipients:
         seats: list[int],
         view: View,
         seat: int | None,
-        timers: list[dict[str, Any]],
-    ) -> dict[str, Any]:
+        timers: list[TimerInfo],
+    ) -> GameState:
         """The ``game`` part of a ``state`` message; what follows builds on it."""
         self._mark(member, game_no, view, seat)
         return {"game": game_no, "seats": list(seats), "view": full_view(view), "timers": timers}
@@ -159,29 +178,36 @@ class Recipients:
         game_no: int,
         seats: list[int],
         view_of: ViewOf,
-        turn: dict[str, Any] | None = None,
-        chops: dict[int, dict[str, Any]] | None = None,
+        turn: TimerInfo | None = None,
+        chops: dict[int, TimerInfo] | None = None,
     ) -> None:
         """Send each member what changed in the game for them (see the module docstring),
         with the timers this change started for them: ``turn`` for everyone, a chop offer's
         (``chops``, by game seat) for its seat alone."""
-        events_written: dict[int, dict[str, Any]] = {}
-        actions_written: dict[int, dict[str, Any]] = {}
-        table: dict[str, Any] | None = None  # the views' shared part, written once
+        events_written: dict[int, Event] = {}
+        actions_written: dict[int, Action] = {}
+        table: TableState | None = None  # the views' shared part, written once
         for member in list(self.members.values()):
             view, seat = view_of(member.user)
             timers = [] if turn is None else [turn]
             if chops and seat in chops:
                 timers.append(chops[seat])
             if member.game != game_no or member.perspective != seat:
-                message = {"type": "game", "game": game_no, "seats": list(seats)}
-                message |= {"view": full_view(view), "timers": timers}
-                self.emit(member, message)
+                dealt: GameBody = {
+                    "type": "game",
+                    "game": game_no,
+                    "seats": list(seats),
+                    "view": full_view(view),
+                    "timers": timers,
+                }
+                self.emit(member, dealt)
                 self._mark(member, game_no, view, seat)
                 continue
             if table is None:
                 table = table_to_dict(view)
-            delta = seat_delta(view, table) if isinstance(view, SeatView) else table
+            delta: SeatTable | TableState = (
+                seat_delta(view, table) if isinstance(view, SeatView) else table
+            )
             n_events, n_actions = len(view.events), len(view.actions)
             if n_events == member.events and n_actions == member.actions and delta == member.delta:
                 # Nothing this member may see has changed (a timer never starts then; should
@@ -201,9 +227,15 @@ class Recipients:
                 if done is None:
                     done = actions_written[id(view.actions[i])] = action_to_dict(view.actions[i])
                 actions.append(done)
-            message = {"type": "update", "game": game_no, "events": events, "actions": actions}
-            message |= {"view": delta, "timers": timers}
-            self.emit(member, message)
+            update: UpdateBody = {
+                "type": "update",
+                "game": game_no,
+                "events": events,
+                "actions": actions,
+                "view": delta,
+                "timers": timers,
+            }
+            self.emit(member, update)
             member.events, member.actions, member.delta = n_events, n_actions, delta
 
     @staticmethod

@@ -27,6 +27,7 @@ from ...engine.actions import Action
 from ..clock import server_day
 from ..settings import Settings
 from . import protocol as P
+from .messages import StoodUpBody, TopUp
 from .seating import Occupant
 
 __all__ = [
@@ -50,7 +51,7 @@ class Funds:
     """A person's chips now, and the daily top-up they could claim (None: none will come)."""
 
     chips: int
-    top_up: dict[str, Any] | None = None
+    top_up: TopUp | None = None
 
 
 FundsOf = Callable[[str], Awaitable[Funds | None]]
@@ -65,7 +66,7 @@ def chips_needed(bet: int) -> int:
     return max(1, bet)
 
 
-def stood_up_message(seat: int, funds: Funds, needs: int) -> dict[str, Any]:
+def stood_up_message(seat: int, funds: Funds, needs: int) -> StoodUpBody:
     """The ``stood_up`` message (docs/PROTOCOL.md), to the player alone."""
     return {
         "type": "stood_up",
@@ -77,9 +78,7 @@ def stood_up_message(seat: int, funds: Funds, needs: int) -> dict[str, Any]:
     }
 
 
-def next_top_up(
-    last_topup_on: Any, chips: int, now: datetime, settings: Settings
-) -> dict[str, Any] | None:
+def next_top_up(last_topup_on: Any, chips: int, now: datetime, settings: Settings) -> TopUp | None:
     """The daily top-up a player holding ``chips`` could claim next (``ledger.claim_daily_
     topup``'s rule): now when none was claimed this server day, else at the next day's start;
     None when they hold too much for one or the server gives none."""

@@ -18,6 +18,8 @@ from ...engine.game import Game
 from ...engine.record import GameRecord, record_of
 from ...money.settlement import next_game_after
 from ..errors import Refused
+from ..settings import Settings
+from .messages import SeatInfo
 from .protocol import MAX_SEATS, BotLevel, RateLimit
 
 
@@ -85,6 +87,22 @@ class TableConfig:
         """A fresh limit for one connection."""
         return RateLimit(self.rate, self.burst)
 
+    @classmethod
+    def of(cls, settings: Settings) -> TableConfig:
+        """The clocks the server's settings give (``TIENLEN_GRACE_SECONDS`` …, docs/SERVER.md);
+        each table's seats and turn timer are its own."""
+        return cls(
+            grace_s=settings.grace_seconds,
+            chop_s=settings.chop_seconds,
+            seed_window_s=settings.seed_window_seconds,
+            start_wait_s=settings.start_wait_seconds,
+            between_games_s=settings.between_games_seconds,
+            play_now_wait_s=settings.play_now_wait_seconds,
+            away_after=settings.away_after_turns,
+            bot_delay_s=settings.bot_delay_seconds,
+            bot_budget_s=settings.bot_budget_seconds,
+        )
+
 
 @dataclass
 class Occupant:
@@ -133,7 +151,7 @@ class Seats(list[Occupant | None]):
 
     def info(
         self, connected: Callable[[str], bool], playing: Callable[[str], bool]
-    ) -> list[dict[str, Any] | None]:
+    ) -> list[SeatInfo | None]:
         """The seats as ``table`` messages show them."""
         return [
             None

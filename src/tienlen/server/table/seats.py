@@ -16,6 +16,7 @@ from ...bots import make_bot
 from ...engine.actions import Action
 from ...engine.game import Game
 from ..errors import Refused
+from ..protocol import TablePhase
 from . import protocol as P
 from . import seat_rules
 from .dealing import PendingDeal
@@ -38,7 +39,7 @@ class TableSeats:
     recipients: Recipients
     game: Game | None
     lineup: Lineup | None
-    phase: str
+    phase: TablePhase
     _pending: PendingDeal | None
     _alarms: Alarms
     _rng: random.Random

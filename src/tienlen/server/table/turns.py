@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Literal
 
 from ...bots import make_bot
 from ...engine.game import Game
 from ...engine.views import PublicLog
 from ..botpool import BotAnswer, BotRunner
+from .messages import TimerInfo
 from .seating import Lineup, Occupant, TableConfig
 from .timers import Alarms
 
@@ -31,9 +32,9 @@ class Turns:
         self._bots = bots
         self._config = config
         self._turn_key: tuple[int, int, int] | None = None
-        self._turn_timer: dict[str, Any] | None = None
+        self._turn_timer: TimerInfo | None = None
         self._offers: dict[int, tuple[int, int, int]] = {}
-        self._offer_timers: dict[int, dict[str, Any]] = {}
+        self._offer_timers: dict[int, TimerInfo] = {}
         self._asked: dict[str, tuple[str, tuple[int, int]]] = {}
 
     def schedule(
@@ -45,7 +46,7 @@ class Turns:
         public: int,
         now: float,
         occupant: Callable[[str], Occupant | None],
-    ) -> tuple[dict[str, Any] | None, dict[int, dict[str, Any]]]:
+    ) -> tuple[TimerInfo | None, dict[int, TimerInfo]]:
         """Set the turn timer, offer chops to people, and ask bots, as game ``game_no`` now
         stands after ``public`` public commands. The timers this started (the turn's; the
         chops' by game seat) go out with the change (bots answer later, on the table's task)."""
@@ -77,7 +78,7 @@ class Turns:
             self._ask_bot(game, lineup, log, occupant, bots_offered[0], "chop", token)
         return turn, chops
 
-    def running(self, seat: int | None) -> list[dict[str, Any]]:
+    def running(self, seat: int | None) -> list[TimerInfo]:
         """The timers game seat ``seat`` (None: a spectator) may know of: the turn's, and its
         own chop offer's."""
         timers = [] if self._turn_timer is None else [self._turn_timer]
@@ -127,5 +128,13 @@ class Turns:
         self._bots.ask(BotAnswer(user, slot, seat, token, None, None), occupant.bot, view)
 
 
-def _timer(game_no: int, seat: int, kind: str, seconds: float, now: float) -> dict[str, Any]:
-    return dict(game=game_no, seat=seat, kind=kind, deadline=now + seconds, seconds=seconds)
+def _timer(
+    game_no: int, seat: int, kind: Literal["turn", "chop"], seconds: float, now: float
+) -> TimerInfo:
+    return {
+        "game": game_no,
+        "seat": seat,
+        "kind": kind,
+        "deadline": now + seconds,
+        "seconds": seconds,
+    }
