@@ -172,7 +172,8 @@ def test_the_hand_on_a_phone_taps_drags_groups_animates_and_sounds(
         page.mouse.move(c["x"] + 8, c["y"] + 24, steps=6)
         page.mouse.up()
         page.wait_for_timeout(100)
-        if cards.count() == held and selected(page).count() == 3:
+        codes = [x.get_attribute("data-card") for x in selected(page).all()]
+        if cards.count() == held and codes == first:
             break
         if selected(page).count():
             page.get_by_role("button", name="Bỏ chọn").click()
@@ -195,7 +196,8 @@ def test_the_hand_on_a_phone_taps_drags_groups_animates_and_sounds(
             )
         touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
         page.wait_for_timeout(100)
-        if cards.count() == held and selected(page).count() == 3:
+        codes = [x.get_attribute("data-card") for x in selected(page).all()]
+        if cards.count() == held and codes == last:
             break  # (a turn the timer played or passed meanwhile may re-lay the hand: again)
         if selected(page).count():
             page.get_by_role("button", name="Bỏ chọn").click()
