@@ -61,15 +61,17 @@ def test_the_periodic_full_collection_frees_old_cycles(restored_collector: None)
     collector.configure()
     cycle = old_cycle()
 
-    async def run_a_while() -> None:
-        task = asyncio.create_task(collector.full_collections(0.05))
-        await asyncio.sleep(0.01)
-        assert cycle() is not None  # not yet: the first is 0.05 s away
-        await asyncio.sleep(0.15)
-        task.cancel()
+    waits: list[tuple[float, bool]] = []  # each period, and whether the cycle was alive then
 
-    asyncio.run(run_a_while())
-    assert cycle() is None
+    async def period(seconds: float) -> None:  # each period passes at once
+        waits.append((seconds, cycle() is not None))
+        if len(waits) == 3:
+            raise asyncio.CancelledError  # the server stops, in the third period
+
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(collector.full_collections(0.05, sleep=period))
+    # Alive through the first period; the collection at its end freed it.
+    assert waits == [(0.05, True), (0.05, False), (0.05, False)]
 
 
 def test_serve_configures_the_collector_before_running(

@@ -41,7 +41,7 @@ def live(db_url: str, tmp_path: Path) -> Iterator[LiveServer]:
         chat_window_seconds=10,
         flood_limit=3,
         flood_window_minutes=10,
-        silence_refresh_seconds=0.2,
+        silence_refresh_seconds=3600,  # no test waits on it: each reloads (_reload)
     )
     server = LiveServer(settings, FakeClock(), table_config=CONFIG).start()
     yield server
@@ -50,6 +50,14 @@ def live(db_url: str, tmp_path: Path) -> Iterator[LiveServer]:
 
 def _app(live: LiveServer) -> Any:
     return live.server.config.app  # type: ignore[union-attr]
+
+
+async def _reload(live: LiveServer, table: str) -> None:
+    """The chat guard's periodic reload, run now on the server's loop (the fixture's period is
+    an hour: no test waits on it)."""
+    loop = _app(live).state.lobby.tables[table].live._task.get_loop()
+    reload = _app(live).state.server.chat.guard.reload()
+    await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(reload, loop))
 
 
 async def _hello(ws: Any, lobby: Any) -> None:
@@ -149,10 +157,13 @@ def test_a_mute_is_told_at_once_and_a_ban_by_the_console_closes_every_socket(
             out["muted_lobby"] = await _next(lobby, "sanction", lobby=True)
             out["refused"] = await _say(lobby, "xin chào", 1, lobby=True)
             # The console is another process, on the system's clock: the server finds its ban
-            # when it reads again (its own clock is put a minute after the console's).
+            # when it reads again (its own clock is put a minute after the console's). That
+            # read is the guard's periodic reload (every TIENLEN_SILENCE_REFRESH_SECONDS: see
+            # the last test of this file), run here at once.
             live.clock.now = datetime.now(UTC) + timedelta(minutes=1)
             ban = ["ban", "Minh", "7d", "--reason", "selling chips"]
             assert (await asyncio.to_thread(admin, db_url, *ban))[0] == 0
+            await _reload(live, table)
             out["banned"] = await _next(ws, "sanction")
             out["banned_lobby"] = await _next(lobby, "sanction", lobby=True)
             out["closed"] = await closed(ws)
@@ -228,10 +239,9 @@ def test_a_lifted_mute_or_ban_is_told_at_once_and_the_chat_takes_the_players_lin
             assert mod.post("/api/mod/mute", json=mute).status_code == 200
             await _next(ws, "sanction")
             live.clock.advance(hours=3)
-            # The guard reads the sanctions again (as it does every 0.2 s here): the expired
+            # The guard reads the sanctions again (its periodic reload, run now): the expired
             # mute is dropped, and nothing is told.
-            loop = _app(live).state.lobby.tables[table].live._task.get_loop()
-            await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(guard.reload(), loop))
+            await _reload(live, table)
             out["after_expiry"] = await _heard_until_chat(ws, "hết hạn rồi", 2)
         # A ban lifted is told too (no socket of the player is open by then: the ban closed
         # them, and a new one is refused until the lift).
@@ -243,13 +253,15 @@ def test_a_lifted_mute_or_ban_is_told_at_once_and_the_chat_takes_the_players_lin
             await _send(lobby, type="hello", protocol=1)
             await _next(lobby, "lobby", lobby=True)
             # The console (another process, on the system's clock): its lift is told when the
-            # server reads again, as its new sanctions are.
+            # server reads again (the periodic reload, run now), as its new sanctions are.
             live.clock.now = datetime.now(UTC) + timedelta(minutes=1)
             console = ["mute", "Minh", "1h", "--reason", "spam"]
             assert (await asyncio.to_thread(admin, db_url, *console))[0] == 0
+            await _reload(live, table)
             out["console_muted"] = await _next(lobby, "sanction", lobby=True)
             console = ["unmute", "Minh", "--reason", "a mistake"]
             assert (await asyncio.to_thread(admin, db_url, *console))[0] == 0
+            await _reload(live, table)
             out["console_lifted"] = await _next(lobby, "sanction", lobby=True)
         return out
 
@@ -372,3 +384,29 @@ def test_the_chat_guard_forgets_counts_a_window_old() -> None:
     assert guard.flooding.tally("1", 61.0, 61) is None  # the first refusal fell out
     assert guard.flooding.tally("1", 62.0, 62) == [61, 62]
     assert len(guard.flooding) == 0
+
+
+def test_the_guard_reads_the_sanctions_again_every_period_even_after_a_failed_read() -> None:
+    """What finds a sanction made by another process (the console): a reload at start, then
+    one every ``refresh_s``; a read that fails (the database is down) does not stop them."""
+
+    async def main() -> list[str]:
+        guard = ChatGuard(sessions=object(), refresh_s=0.001)  # type: ignore[arg-type]
+        reads: list[str] = []
+        fourth = asyncio.Event()
+
+        async def reload() -> None:
+            reads.append("failed" if len(reads) == 1 else "read")
+            if len(reads) == 4:
+                fourth.set()
+            if reads[-1] == "failed":
+                raise OSError("the database is down")
+
+        guard.reload = reload  # type: ignore[method-assign]
+        await guard.start()
+        assert reads == ["read"]  # the first, before the server takes anyone
+        await asyncio.wait_for(fourth.wait(), 10)
+        await guard.close()
+        return reads[:4]
+
+    assert asyncio.run(main()) == ["read", "failed", "read", "read"]

@@ -440,16 +440,15 @@ def test_a_new_socket_replaces_the_old_one(server: LiveServer) -> None:
 
 
 def test_a_socket_that_cannot_keep_up_is_closed_without_blocking_the_table() -> None:
-    from tienlen.money.rooms import ROOMS
-    from tienlen.server.lobby.registry import LobbyTable
+    from tienlen.server.lobby.registry import send_to
+    from tienlen.server.sockets import SendQueue
 
-    table = LobbyTable("t1", ROOMS["trainee"], "b52", 1000, 10, False, None, live=None)  # type: ignore[arg-type]
-    queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(3)
-    table.queues["1"] = queue
+    queue: SendQueue = asyncio.Queue(3)
+    queues = {"1": queue}
     for n in range(5):
-        table.send("1", {"n": n})
-    table.send("2", {"n": 0})  # nobody: dropped
-    assert "1" not in table.queues
+        send_to(queues, "1", {"n": n})
+    send_to(queues, "2", {"n": 0})  # nobody: dropped
+    assert "1" not in queues
     drained = [queue.get_nowait() for _ in range(queue.qsize())]
     assert drained == [{"n": 1}, {"n": 2}, None]
 

@@ -231,7 +231,6 @@ class Bank:
 
 def test_a_person_who_cannot_pay_is_refused_a_seat_and_stood_up_after_a_settlement() -> None:
     balances = {"u0": 10, "u1": 10, "u2": 500, "u3": 9}
-    holder: list[Bank] = []
 
     async def main() -> Harness:
         h = Harness(
@@ -239,9 +238,8 @@ def test_a_person_who_cannot_pay_is_refused_a_seat_and_stood_up_after_a_settleme
             rules="thapthanh",
             bet=10,
             balances=balances,
-            on_game_over=lambda record, result: holder[0].settle(record, result),
         )
-        holder.append(Bank(h, balances))
+        h.table.on_game_over = Bank(h, balances).settle
         h.table.start()
         h.client("u3").join(0)  # 9 chips, the bet is 10: refused
         await h.settle()
@@ -297,7 +295,6 @@ def test_a_person_who_stops_acting_loses_at_most_the_game_on_and_one_more(how: s
     were gone: here they stop acting (connected and silent, or the tab closed) during the
     second game at a table of bots and another person, who plays on for several games."""
     balances = {"u0": 100_000, "u9": 100_000}
-    holder: list[Bank] = []
 
     async def main() -> tuple[Harness, int]:
         h = Harness(
@@ -306,9 +303,8 @@ def test_a_person_who_stops_acting_loses_at_most_the_game_on_and_one_more(how: s
             bet=1000,
             balances=balances,
             seed=11,
-            on_game_over=lambda record, result: holder[0].settle(record, result),
         )
-        holder.append(Bank(h, balances))
+        h.table.on_game_over = Bank(h, balances).settle
         h.table.start()
         gone = h.client("u0", seed=1)
         gone.join(0)

@@ -17,6 +17,7 @@ import asyncio
 import gc
 import logging
 import time
+from collections.abc import Awaitable, Callable
 
 logger = logging.getLogger(__name__)
 
@@ -50,10 +51,13 @@ def collect_fully() -> tuple[int, float]:
     return found, (time.perf_counter() - started) * 1000
 
 
-async def full_collections(every_s: float) -> None:
+async def full_collections(
+    every_s: float, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+) -> None:
     """Run a full collection every ``every_s`` seconds, on the event loop, until cancelled;
-    each is logged with what it found and how long the loop stood still."""
+    each is logged with what it found and how long the loop stood still. (``sleep`` waits
+    out each period: a test's steps through them without waiting.)"""
     while True:
-        await asyncio.sleep(every_s)
+        await sleep(every_s)
         found, millis = collect_fully()
         logger.info("full garbage collection: %d unreachable objects, %.0f ms", found, millis)

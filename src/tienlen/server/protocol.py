@@ -320,8 +320,9 @@ class PlayNow(_Input):
     preset: str = Field(default="thapthanh", max_length=20, description="One of the rule presets.")
 
 
-class TableSummary(BaseModel):
-    """A live table as the lobby lists it."""
+class TableSummary(TypedDict):
+    """A live table as the lobby lists it (in REST answers and on the lobby's socket, one
+    shape: the lobby builds it as this dict)."""
 
     id: str
     room: str
@@ -331,14 +332,16 @@ class TableSummary(BaseModel):
     seats_taken: int
     seats: int
     turn_seconds: int
-    phase: TablePhase = Field(
-        description="Waiting for players, dealing (client seeds), or a game being played."
-    )
+    phase: Annotated[
+        TablePhase,
+        Field(description="Waiting for players, dealing (client seeds), or a game being played."),
+    ]
     private: bool
-    owner: int = Field(description="The owner's user id.")
-    invite: str | None = Field(
-        default=None, description="The invite code of a private table, for its owner only."
-    )
+    owner: Annotated[int, Field(description="The owner's user id.")]
+    invite: Annotated[
+        str | None,
+        Field(description="The invite code of a private table, for its owner only (else null)."),
+    ]
 
 
 class TableList(BaseModel):

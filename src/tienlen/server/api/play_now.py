@@ -39,7 +39,9 @@ router = APIRouter(prefix="/api", tags=["lobby"])
 class PlayNowTable(TableSummary):
     """The table to play at, and the seat to take there."""
 
-    seat: int = Field(description="The seat to sit at (the one you hold, if you sit there).")
+    seat: Annotated[
+        int, Field(description="The seat to sit at (the one you hold, if you sit there).")
+    ]
 
 
 def _seat_for(table: LobbyTable, user: str) -> int | None:
@@ -94,12 +96,12 @@ async def play_now(
         seat = _seat_for(table, me)
         if seat is not None:
             response.status_code = 200
-            return PlayNowTable(**table.summary(user.id).model_dump(), seat=seat)
+            return PlayNowTable(**table.summary(user.id), seat=seat)
     bots = [(seat, BOT_LEVEL) for seat in (1, 2, 3)]
     table = await lobby.open_with_bots(
         user.id, room, preset, room.min_bet, TURN_SECONDS[0], 4, bots
     )
-    return PlayNowTable(**table.summary(user.id).model_dump(), seat=0)
+    return PlayNowTable(**table.summary(user.id), seat=0)
 
 
 def _cheapest_room(chips: int, vip_points: int, top_up: TopUp | None) -> Room:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -26,7 +26,18 @@ from ..protocol import TableSummary
 from ..sockets import SendQueue, close_queue, offer
 from ..store.models import User
 from ..table import protocol as P
-from .protocol import LobbyChat, LobbyHello, Watch, parse_lobby_message
+from ..table.messages import AckMessage
+from .protocol import (
+    LobbyChat,
+    LobbyHello,
+    LobbyMessage,
+    LobbyOut,
+    RoomKey,
+    TableClosed,
+    TableListed,
+    Watch,
+    parse_lobby_message,
+)
 
 if TYPE_CHECKING:
     from ..deps import Server
@@ -56,7 +67,7 @@ class Watcher:
     name: str
     queue: SendQueue
     limit: RateLimit
-    room: str | None = None
+    room: RoomKey | None = None
     synced: bool = False
     """Whether it said ``hello`` (nothing is pushed before)."""
     number: int = field(default_factory=itertools.count().__next__)
@@ -105,15 +116,15 @@ class LobbyFeed:
         table.listed = summary
         for watcher in list(self.watchers.values()):
             if watcher.synced and watcher.sees(table):
-                view = table.summary(watcher.user).model_dump()
-                self._send(watcher, {"type": "table", "table": view})
+                listed = TableListed(type="table", table=table.summary(watcher.user))
+                self._send(watcher, listed)
 
     def table_closed(self, table: Listed) -> None:
         for watcher in list(self.watchers.values()):
             if watcher.synced and watcher.sees(table):
-                self._send(watcher, {"type": "table_closed", "id": table.id})
+                self._send(watcher, TableClosed(type="table_closed", id=table.id))
 
-    def _send(self, watcher: Watcher, message: Mapping[str, Any]) -> None:
+    def _send(self, watcher: Watcher, message: LobbyOut) -> None:
         if not offer(watcher.queue, message):
             self.leave(watcher)  # it cannot keep up: closed; the client reconnects
 
@@ -132,7 +143,7 @@ class LobbyFeed:
             self._send(watcher, P.error_message(exc.code, exc.message, message.ref, exc.sanction))
         else:
             if message.ref is not None and isinstance(message, LobbyChat):
-                self._send(watcher, {"type": "ack", "ref": message.ref})
+                self._send(watcher, AckMessage(type="ack", ref=message.ref))
         return True
 
     def _handle(self, watcher: Watcher, message: Any) -> None:
@@ -150,17 +161,16 @@ class LobbyFeed:
                 if other.synced:
                     self._send(other, line)
 
-    def _snapshot(self, watcher: Watcher, ref: int | str | None) -> dict[str, Any]:
-        tables = [t.summary(watcher.user).model_dump() for t in self._tables() if watcher.sees(t)]
-        snapshot: dict[str, Any] = {
-            "type": "lobby",
-            "protocol": P.PROTOCOL_VERSION,
-            "user": str(watcher.user),
-            "name": watcher.name,
-            "room": watcher.room,
-            "tables": tables,
-            "chat": self.chat.recent(),
-        }
+    def _snapshot(self, watcher: Watcher, ref: int | str | None) -> LobbyMessage:
+        snapshot = LobbyMessage(
+            type="lobby",
+            protocol=P.PROTOCOL_VERSION,
+            user=str(watcher.user),
+            name=watcher.name,
+            room=watcher.room,
+            tables=[t.summary(watcher.user) for t in self._tables() if watcher.sees(t)],
+            chat=self.chat.recent(),
+        )
         if ref is not None:
             snapshot["ref"] = ref
         return snapshot

@@ -19,7 +19,7 @@ from pydantic import ConfigDict, Field, TypeAdapter, with_config
 from typing_extensions import TypedDict
 
 from ...money.rooms import ROOMS
-from ..conduct.chat import ChatLine
+from ..conduct.chat import ChatBody, ChatLine
 from ..protocol import Int64, SanctionMessage, TableSummary
 from ..table.messages import AckMessage
 from ..table.protocol import PROTOCOL_VERSION, ChatText, ErrorMessage, _ClientBase, parse_message
@@ -28,6 +28,11 @@ __all__ = [
     "LOBBY_TYPES",
     "LobbyChat",
     "LobbyHello",
+    "LobbyMessage",
+    "LobbyOut",
+    "RoomKey",
+    "TableClosed",
+    "TableListed",
     "Watch",
     "json_schemas",
     "parse_lobby_message",
@@ -111,6 +116,11 @@ class TableClosed(TypedDict):
 class LobbyChatMessage(ChatLine):
     type: Literal["chat"]
 
+
+LobbyOut = (
+    LobbyMessage | TableListed | TableClosed | ChatBody | ErrorMessage | AckMessage
+) | SanctionMessage
+"""What the feed sends (as :data:`LobbyServerMessage` validates it)."""
 
 LobbyServerMessage = Annotated[
     LobbyMessage

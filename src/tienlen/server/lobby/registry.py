@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import logging
 import secrets
 from collections.abc import Mapping, Sequence
@@ -96,12 +97,13 @@ class LobbyTable:
             invite=self.invite if viewer == self.owner else None,
         )
 
-    def send(self, user: str, message: Mapping[str, Any]) -> None:
-        """The table's ``send``: queue for the user's socket, never block; a socket that
-        cannot keep up is closed (the client resumes)."""
-        queue = self.queues.get(user)
-        if queue is not None and not offer(queue, message):
-            self.queues.pop(user, None)
+
+def send_to(queues: dict[str, SendQueue], user: str, message: Mapping[str, Any]) -> None:
+    """A table's ``send``: queue for the user's socket (``queues``, the table's), never
+    block; a socket that cannot keep up is closed (the client resumes)."""
+    queue = queues.get(user)
+    if queue is not None and not offer(queue, message):
+        queues.pop(user, None)
 
 
 class Lobby:
@@ -157,37 +159,33 @@ class Lobby:
         journal = TableJournal(self.writer, table_id, bet, room.fee_bp)
         config = dataclasses.replace(self.config, seats=seats, turn_s=turn, bots=True,
                                      first_deal_wait_s=first_wait)  # fmt: skip
-        holder: list[LobbyTable] = []
-
-        def send(user: str, message: Mapping[str, Any]) -> None:
-            holder[0].send(user, message)
-
+        queues: dict[str, SendQueue] = {}
         live = LiveTable(
             table_id,
             RuleSet.preset(preset),
             owner=str(owner),
-            send=send,
+            send=functools.partial(send_to, queues),
             bet=bet,
             fee_bp=room.fee_bp,
             config=config,
-            on_game_over=lambda record, result: self.settle(table, record, result),
-            balance_of=lambda user: self.balance_of(table_id, user),
+            balance_of=functools.partial(self.balance_of, table_id),
             funds_of=self.funds_of,
             bot_user=self.bots.take,
             journal=journal,
             chat=self.server.chat.channel(f"table:{table_id}"),
-            on_table=lambda _info: self.feed.table_changed(table),
             clock=self.clock,
             executor=self.server.bot_pool,
         )
         live.seats.guard = self.presence.guard
-        table = LobbyTable(table_id, room, preset, bet, turn, private, invite, live, journal)
+        table = LobbyTable(table_id, room, preset, bet, turn, private, invite, live, journal,
+                           queues)  # fmt: skip
+        live.on_game_over = functools.partial(self.settle, table)
+        live.on_table = lambda _info: self.feed.table_changed(table)
         if new:
             row = TableRow(id=table_id, room=room.key, preset=preset, bet=bet, turn_seconds=turn,
                            seats=seats, private=private, invite=invite, owner_id=owner,
                            opened_at=self.server.clock())  # fmt: skip
             journal.on_open(row)
-        holder.append(table)
         self.tables[table_id] = table
         self.feed.table_changed(table)
         if start:

@@ -98,14 +98,17 @@ class LiveTable(TableSeats):
         self.fee_bp = fee_bp
         self.config = config = config or TableConfig()
         self.clock: TableClock = clock or SystemTableClock()
-        self._on_game_over = on_game_over
+        self.on_game_over = on_game_over
+        """Handed each finished game's record and settlement (the lobby writes the ledger); the
+        lobby sets it once the table it belongs to exists."""
         self._balance_of = balance_of
         self._funds_of = funds_of  # what seating and standing up read (seat_rules.py)
         self.journal = journal
         """Told of each deal and action as it happens (the lobby stores them)."""
         self._bot_user = bot_user
         self.chat = chat or ChatHub().channel(f"table:{table_id}")
-        self._on_table = on_table  # the lobby's live list of tables
+        self.on_table = on_table
+        """Told when what the lobby lists of the table changes (set like ``on_game_over``)."""
         self._rng = random.Random(seed)
         self._dealer = dealer  # Game.new's signature; tests deal chosen hands
         self._server_seeds = server_seeds  # the CSPRNG; tests draw reproducible seeds
@@ -339,8 +342,8 @@ class LiveTable(TableSeats):
         if info != self._last_table:
             self._last_table = info
             self.recipients.broadcast({"type": "table", **info})
-            if self._on_table is not None:
-                self._on_table(info)
+            if self.on_table is not None:
+                self.on_table(info)
 
     async def _publish_game(self) -> None:
         """Send each member what the last change did to the game, and settle it once over."""
@@ -455,9 +458,9 @@ class LiveTable(TableSeats):
         self._previous = (game, list(lineup.users))
         result = settle(game, self.bet, lineup.balances, self.fee_bp)
         record = lineup.record(game, self.bet, self.fee_bp, table=self.table_id, game=self.game_no)
-        if self._on_game_over is not None:
+        if self.on_game_over is not None:
             try:
-                done = self._on_game_over(record, result)
+                done = self.on_game_over(record, result)
                 if inspect.isawaitable(done):
                     await done
             except Exception:
