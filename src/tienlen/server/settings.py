@@ -122,6 +122,14 @@ class Settings(BaseSettings):
         "with no game on, is closed.",
     )
 
+    journal_max_queue: int = Field(
+        default=200_000,
+        ge=1,
+        description="Writes of the games' journal (deals, actions) held while the database "
+        "cannot be reached, tried again until it can; past this many, a game's later writes "
+        "are dropped (it can no longer be resumed after a restart).",
+    )
+
     grace_seconds: float = Field(
         default=60.0,
         ge=0,

@@ -37,6 +37,7 @@ from ..sockets import SendQueue, close_queue, offer
 from ..store import games as stored
 from ..store import ledger
 from ..store.models import TableRow, User
+from ..store.retry import PATIENT, retrying
 from ..table.journal import TableJournal, Writer
 from ..table.live import LiveTable
 from ..table.protocol import BotLevel
@@ -46,7 +47,7 @@ from ..table.timers import TableClock
 from . import notices
 from .feed import LobbyFeed
 from .house_bots import HouseBots, stake_for
-from .settlement import write_settlement
+from .settlement import settle_durably
 
 __all__ = ["Lobby", "LobbyTable", "lobby_of"]
 
@@ -124,7 +125,14 @@ class Lobby:
         :meth:`balance_of`)."""
         self._reading: dict[str, int] = {}
         self._settling: set[str] = set()
-        self.writer = Writer(server.sessions, server.clock)
+        self.backoff = PATIENT
+        """The pauses between tries of a settlement while the database is away."""
+        self.writer = Writer(
+            server.sessions,
+            server.clock,
+            max_queue=server.settings.journal_max_queue,
+            backoff=self.backoff,
+        )
         """Writes every table's journal, in order (:mod:`~tienlen.server.table.journal`)."""
         self.bots = HouseBots(server, self._seated_bots)
         self.scans: set[asyncio.Task[None]] = set()
@@ -270,23 +278,29 @@ class Lobby:
 
     async def settle(self, table: LobbyTable, record: GameRecord, result: Settlement) -> None:
         """Write a finished game: chips (ledger first: it locks the accounts), then each
-        player's ĐKN and games, in one transaction."""
+        player's ĐKN and games, in one transaction — tried again for as long as the database
+        cannot be reached (the players' claims are held meanwhile: nobody is dealt in
+        elsewhere with chips not yet settled). Only a refusal (the ledger's, or a bug) voids
+        the game, with no chip moved."""
         self._settling.add(table.id)
+        game_id = f"{table.id}:{record.extra['game']}"
         try:
             await self.writer.flush()  # its deal and actions are stored before its record
             game = table.live.game
             assert game is not None
-            await write_settlement(self.server, table.id, game, record, result)
+            await settle_durably(self.server, table.id, game, record, result, self.backoff)
             scan = collusion.after_game(self.server, [int(u) for u in record.extra["users"]])
             self.scans.add(task := asyncio.create_task(scan, name="dumping scan"))
             task.add_done_callback(self.scans.discard)
         except Exception:
-            game_id = f"{table.id}:{record.extra['game']}"
             log.exception("game %s could not be settled: voided, no chip moved", game_id)
-            async with self.server.sessions() as db, db.begin():
-                await stored.void_game(db, game_id, "its settlement failed", self.server.clock())
+            await retrying(lambda: self._void(game_id), f"voiding game {game_id}", self.backoff)
         finally:
             self._settling.discard(table.id)
+
+    async def _void(self, game_id: str) -> None:
+        async with self.server.sessions() as db, db.begin():
+            await stored.void_game(db, game_id, "its settlement failed", self.server.clock())
 
     def deserted(self, table: LobbyTable) -> bool:
         """No person sits at the table or is connected to it, and no game is on there (a game

@@ -19,12 +19,42 @@ from ...money.settlement import Settlement
 from ..deps import Server
 from ..store import games as stored
 from ..store import ledger
-from ..store.models import User
+from ..store.models import GameRow, User
+from ..store.retry import PATIENT, Backoff, retrying
 
-__all__ = ["DKN_FINISHED", "DKN_LEFT", "DKN_WIN", "write_settlement"]
+__all__ = ["DKN_FINISHED", "DKN_LEFT", "DKN_WIN", "settle_durably", "write_settlement"]
 
 DKN_WIN, DKN_FINISHED, DKN_LEFT = 3, 1, -1
 """ĐKN for winning a game, finishing it otherwise, and leaving it (never below 0)."""
+
+
+async def settle_durably(
+    server: Server,
+    table_id: str,
+    game: Game,
+    record: GameRecord,
+    result: Settlement,
+    backoff: Backoff = PATIENT,
+) -> None:
+    """:func:`write_settlement`, tried again for as long as the database cannot be reached. A
+    try whose commit went through but whose answer was lost is seen by the next (the ledger
+    refuses the game's reference a second time: ``AlreadyDone``) and is done: one transaction
+    holds the whole settlement, so the game was settled exactly once."""
+
+    async def write() -> None:
+        try:
+            await write_settlement(server, table_id, game, record, result)
+        except ledger.AlreadyDone:
+            if not await _settled(server, f"{table_id}:{record.extra['game']}"):
+                raise
+
+    await retrying(write, f"settling game {table_id}:{record.extra['game']}", backoff)
+
+
+async def _settled(server: Server, game_id: str) -> bool:
+    async with server.sessions() as db:
+        row = await db.get(GameRow, game_id)
+        return row is not None and row.status == "finished"
 
 
 async def write_settlement(

@@ -6,9 +6,12 @@ the write, and one :class:`Writer` per server takes the queue in order and write
 has piled up in one transaction — the actions of all its tables in one multi-row insert (at
 hundreds of tables, an ORM object and unit-of-work flush per action was a fifth of the server's
 CPU: docs/BENCHMARKS.md, "Server load"). Order is kept across all tables, so what is stored of
-a game after a crash is always a *prefix* of what happened: a write that fails (after retries)
-stops its game's later writes too, instead of leaving a gap. Settlement waits for the queue
-first (:meth:`Writer.flush`), so a game's deal and actions are stored before its record.
+a game after a crash is always a *prefix* of what happened: a write the database refuses stops
+its game's later writes too, instead of leaving a gap. While the database cannot be reached the
+writer tries again, and again (:mod:`~tienlen.server.store.retry`), holding up to ``MAX_QUEUE``
+writes: a short PostgreSQL outage delays the journal and breaks no game. Settlement waits for
+the queue first (:meth:`Writer.flush`), so a game's deal and actions are stored before its
+record.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
@@ -28,6 +32,7 @@ from ...engine.codec import action_to_dict
 from ...engine.game import Game
 from ..clock import Clock
 from ..store.models import GameAction, GamePlayer, GameRow, TableRow
+from ..store.retry import PATIENT, Backoff, retrying
 from .seating import Lineup
 
 __all__ = ["Journal", "TableJournal", "Writer"]
@@ -35,12 +40,16 @@ __all__ = ["Journal", "TableJournal", "Writer"]
 logger = logging.getLogger(__name__)
 
 Work = Callable[[AsyncSession], Awaitable[None]]
-RETRIES_S = (0.1, 0.5, 2.0)
 LINGER_S = 0.1
 """How long the writer lets writes pile up after the first before it writes them (unless a
 :meth:`Writer.flush` hurries it): a transaction's own cost, not each row's, was most of the
 journal's CPU. A crash loses at most this much more of the games in progress."""
-"""Pauses before each new try of a batch that failed (then its writes are tried one by one)."""
+MAX_QUEUE = 200_000
+"""Writes the writer holds while the database is away (``TIENLEN_JOURNAL_MAX_QUEUE``): about
+three minutes of 500 busy tables. Past it a write is dropped, and its game's later ones."""
+CLOSE_WAIT_S = 10.0
+"""How long a stopping server keeps trying to write what is queued while the database is
+away; then it gives up (a restart resumes each game from what was stored: a prefix)."""
 
 
 class Journal(Protocol):
@@ -87,15 +96,28 @@ async def _insert_actions(db: AsyncSession, rows: list[dict[str, Any]]) -> None:
 class Writer:
     """The server's one ordered, batching writer (see the module docstring)."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        clock: Clock,
+        *,
+        max_queue: int = MAX_QUEUE,
+        backoff: Backoff = PATIENT,
+    ) -> None:
         self.sessions = sessions
         self.clock = clock
+        self.max_queue = max_queue
+        self.backoff = backoff
+        """The pauses between tries of a batch the database could not take (it was away)."""
         self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._hurry = asyncio.Event()
         self._flushing = 0
+        self._give_up_at: float | None = None
         self.broken: set[str] = set()
         """Games whose writes stopped after one was lost."""
+        self.dropped = 0
+        """Writes dropped because the queue was full (the database away too long)."""
 
     def put(self, work: Work, game: str | None = None) -> None:
         """Queue one write (it never blocks); the writer starts with the first."""
@@ -108,6 +130,16 @@ class Writer:
     def _put(self, write: _Write) -> None:
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name="journal writer")
+        if self._queue.qsize() >= self.max_queue:
+            self.dropped += 1
+            if write.game is not None and write.game not in self.broken:
+                logger.error("journal: %d writes queued; game %s is no longer stored",
+                             self.max_queue, write.game)  # fmt: skip
+                self.broken.add(write.game)
+            elif write.game is None:
+                logger.error("journal: %d writes queued; a table's write is dropped",
+                             self.max_queue)  # fmt: skip
+            return
         self._queue.put_nowait(write)
 
     async def flush(self) -> None:
@@ -123,8 +155,10 @@ class Writer:
                     self._hurry.clear()
 
     async def close(self) -> None:
-        """Write what is queued, then stop."""
+        """Write what is queued, then stop (trying for at most ``CLOSE_WAIT_S`` while the
+        database is away)."""
         if self._task is not None:
+            self._give_up_at = time.monotonic() + CLOSE_WAIT_S
             self._queue.put_nowait(None)
             self._hurry.set()
             await self._task
@@ -154,27 +188,34 @@ class Writer:
                 return
 
     async def _write(self, writes: list[_Write]) -> None:
+        """Write ``writes`` in one transaction, trying again while the database is away; a
+        batch the database refuses (an error in its data) is written one by one, so that only
+        what cannot be written is lost, with the rest of its game."""
         writes = [w for w in writes if w.game not in self.broken]
-        for pause in (*RETRIES_S, None):
-            try:
-                async with self.sessions() as db, db.begin():
-                    await _apply(db, writes)
-                return
-            except Exception as exc:
-                if pause is None:
-                    logger.warning("journal: a batch of %d failed: %s", len(writes), exc)
-                    break
-                await asyncio.sleep(pause)
-        for write in writes:  # one by one: only what cannot be written is lost
+        try:
+            await self._durably(writes)
+            return
+        except Exception as exc:
+            logger.warning("journal: a batch of %d failed: %s", len(writes), exc)
+        for write in writes:
             if write.game in self.broken:
                 continue
             try:
-                async with self.sessions() as db, db.begin():
-                    await _apply(db, [write])
+                await self._durably([write])
             except Exception:
                 logger.exception("journal: a write of game %s is lost", write.game)
                 if write.game is not None:
                     self.broken.add(write.game)
+
+    async def _durably(self, writes: list[_Write]) -> None:
+        async def write() -> None:
+            async with self.sessions() as db, db.begin():
+                await _apply(db, writes)
+
+        await retrying(write, "journal", self.backoff, self._giving_up)
+
+    def _giving_up(self) -> bool:
+        return self._give_up_at is not None and time.monotonic() > self._give_up_at
 
 
 class TableJournal:
