@@ -148,6 +148,18 @@ def backend_database(
 
 
 @pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A migrated PostgreSQL database of the test's own (for what SQLite has not: a connection
+    to lose, tests/server/faultproxy.py)."""
+    url = create_postgres_database()
+    try:
+        asyncio.run(_migrate(url))
+        yield url
+    finally:
+        drop_postgres_database(url)
+
+
+@pytest.fixture
 def db_url(backend_database: str) -> str:
     """The backend's database, emptied of everything but the system accounts."""
     asyncio.run(_empty(backend_database))

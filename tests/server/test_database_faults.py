@@ -25,9 +25,6 @@ from .conftest import (
     START,
     FakeClock,
     LiveServer,
-    _migrate,
-    create_postgres_database,
-    drop_postgres_database,
     make_settings,
 )
 from .faultproxy import FaultProxy
@@ -39,17 +36,6 @@ QUICK = Backoff(first_s=0.01, most_s=0.05)
 """Tries again at once, so that a test counts tries rather than waits for them."""
 LEDGER_POST = b"INSERT INTO ledger_transactions"
 """The statement of every movement of chips: during a game, only its settlement."""
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """A migrated PostgreSQL database of the test's own (SQLite has no connection to lose)."""
-    url = create_postgres_database()
-    try:
-        asyncio.run(_migrate(url))
-        yield url
-    finally:
-        drop_postgres_database(url)
 
 
 @pytest.fixture
@@ -234,5 +220,8 @@ def test_a_settlement_that_loses_its_connection_is_written_once_the_database_is_
         assert chips == [b + d for b, d in zip(before, result["deltas"], strict=True)]
         report = in_transaction(pg_url, ledger.check_ledger)
         assert report.ok, report.violations
+        metrics = guests[0][0].get("/metrics").text  # what an operator saw of it
+        assert 'tienlen_settlements_total{result="finished"} 1.0' in metrics
+        assert 'tienlen_settlements_total{result="void"}' not in metrics
     finally:
         server.stop()

@@ -68,10 +68,12 @@ def serve_cmd(
     """
     settings = settings_from(host=host, port=port, data_dir=data_dir, database_url=database_url)
     import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
 
     from ..server import collector
     from ..server.app import create_app
     from ..server.botpool import shutdown_bot_pool
+    from ..server.observe import json_log_config
     from ..server.page import page_folder
     from ..server.serving import uvicorn_options
     from ..server.store.db import redacted
@@ -96,6 +98,7 @@ def serve_cmd(
             port=settings.port,
             log_level="info",
             proxy_headers=False,
+            log_config=json_log_config() if settings.log_format == "json" else LOGGING_CONFIG,
             **uvicorn_options(settings),
         )
     finally:  # no worker of the bots' or the analysis' pool outlives the server

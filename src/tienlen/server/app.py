@@ -23,6 +23,7 @@ from fastapi import FastAPI
 
 from .api import (
     accounts,
+    health,
     histories,
     lobby_socket,
     moderation,
@@ -44,6 +45,7 @@ from .errors import BodyLimit, install_handlers
 from .limits import AccountGuards
 from .lobby.registry import Lobby
 from .lobby.restore import reopen_tables
+from .observe import watch_the_loop
 from .page import mount_page
 from .settings import Settings, load_secret_key
 from .store.db import make_engine, make_sessions, migrate
@@ -121,6 +123,8 @@ def create_app(
             )
             tables = table_config if table_config is not None else TableConfig.of(config)
             app.state.lobby = lobby = Lobby(server, tables, table_clock)
+            server.metrics.watched = lobby
+            loop_watch = asyncio.create_task(watch_the_loop(server.metrics), name="loop lag")
             collections = None
             if full_collections_off():  # `tienlen serve`: the full collections are ours to run
                 every_s = config.gc_full_collection_minutes * 60
@@ -130,6 +134,7 @@ def create_app(
                 app.state.restored = await reopen_tables(lobby)
                 yield
             finally:
+                loop_watch.cancel()
                 if collections is not None:
                     collections.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
@@ -153,6 +158,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
     for routes in (
         accounts,
+        health,
         tables,
         histories,
         replays,

@@ -9,7 +9,7 @@ settings, the chat hub, the account guards, the pools), so that no route needs `
 from __future__ import annotations
 
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from fastapi import Request
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -20,6 +20,7 @@ from .botpool import shared_analysis_pool
 from .clock import Clock
 from .conduct.chat import ChatHub
 from .limits import AccountGuards
+from .observe import Metrics
 from .settings import Settings
 from .store.models import User
 
@@ -46,6 +47,8 @@ class Server:
     analysis_pool: Executor | None = None
     """Where game analysis and chip-dumping scans run, never the bots' pool; None: the
     shared analysis pool, ``analysis_workers`` processes."""
+    metrics: Metrics = field(default_factory=Metrics)
+    """What ``/metrics`` tells (:mod:`.observe`)."""
 
     def analysis(self) -> Executor:
         """The executor for an analysis or a scan now."""

@@ -122,6 +122,12 @@ class Settings(BaseSettings):
         "with no game on, is closed.",
     )
 
+    log_format: Literal["text", "json"] = Field(
+        default="text",
+        description="How `tienlen serve` writes its logs: uvicorn's text, or one JSON object a "
+        "line (ts, level, logger, msg and the ids a line names: table, game, user).",
+    )
+
     journal_max_queue: int = Field(
         default=200_000,
         ge=1,

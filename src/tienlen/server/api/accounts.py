@@ -14,14 +14,14 @@ from datetime import UTC, datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query, Request, Response
-from sqlalchemy import select, text
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import auth
 from ..conduct import sanctions, sightings
 from ..deps import Server, server_of
 from ..errors import ApiError, responses
-from ..protocol import Credentials, Health, Leaderboard, LeaderboardEntry, Ok, PlayerInfo, Profile
+from ..protocol import Credentials, Leaderboard, LeaderboardEntry, Ok, PlayerInfo, Profile
 from ..store import ledger
 from ..store.models import Account, User
 
@@ -336,12 +336,3 @@ async def player(
             games_won=user.games_won,
             created_at=user.created_at,
         )
-
-
-@router.get("/health", tags=["server"], responses=responses())
-async def health(request: Request) -> Health:
-    """Whether the server and its database answer."""
-    server = server_of(request)
-    async with server.sessions() as db:
-        await db.execute(text("SELECT 1"))
-    return Health(database=server.engine.dialect.name)

@@ -18,6 +18,7 @@ import dataclasses
 import functools
 import logging
 import secrets
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -132,6 +133,7 @@ class Lobby:
             server.clock,
             max_queue=server.settings.journal_max_queue,
             backoff=self.backoff,
+            committed=server.metrics.journal_committed,
         )
         """Writes every table's journal, in order (:mod:`~tienlen.server.table.journal`)."""
         self.bots = HouseBots(server, self._seated_bots)
@@ -284,6 +286,7 @@ class Lobby:
         the game, with no chip moved."""
         self._settling.add(table.id)
         game_id = f"{table.id}:{record.extra['game']}"
+        started, result_kind = time.monotonic(), "finished"
         try:
             await self.writer.flush()  # its deal and actions are stored before its record
             game = table.live.game
@@ -293,10 +296,28 @@ class Lobby:
             self.scans.add(task := asyncio.create_task(scan, name="dumping scan"))
             task.add_done_callback(self.scans.discard)
         except Exception:
-            log.exception("game %s could not be settled: voided, no chip moved", game_id)
+            log.exception("game %s could not be settled: voided, no chip moved", game_id,
+                          extra={"table": table.id, "game": game_id})  # fmt: skip
+            result_kind = "void"
             await retrying(lambda: self._void(game_id), f"voiding game {game_id}", self.backoff)
         finally:
             self._settling.discard(table.id)
+            self.server.metrics.settled(result_kind, time.monotonic() - started)
+
+    def gauges(self) -> dict[str, float]:
+        """What the metrics read at each scrape (:class:`~tienlen.server.observe.Watched`)."""
+        tables = list(self.tables.values())
+        return {
+            "tables": len(tables),
+            "players_seated": sum(
+                o is not None and o.level is None for t in tables for o in t.live.seats
+            ),
+            "table_sockets": sum(len(t.queues) for t in tables),
+            "lobby_sockets": len(self.feed.watchers),
+            "journal_queue": self.writer.queued,
+            "journal_broken_games": len(self.writer.broken),
+            "journal_dropped": self.writer.dropped,
+        }
 
     async def _void(self, game_id: str) -> None:
         async with self.server.sessions() as db, db.begin():

@@ -103,12 +103,15 @@ class Writer:
         *,
         max_queue: int = MAX_QUEUE,
         backoff: Backoff = PATIENT,
+        committed: Callable[[float, int], None] | None = None,
     ) -> None:
         self.sessions = sessions
         self.clock = clock
         self.max_queue = max_queue
         self.backoff = backoff
         """The pauses between tries of a batch the database could not take (it was away)."""
+        self.committed = committed
+        """Told of each commit: its seconds (tries included) and writes (the metrics)."""
         self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._hurry = asyncio.Event()
@@ -207,12 +210,20 @@ class Writer:
                 if write.game is not None:
                     self.broken.add(write.game)
 
+    @property
+    def queued(self) -> int:
+        """Writes waiting to be written."""
+        return self._queue.qsize()
+
     async def _durably(self, writes: list[_Write]) -> None:
         async def write() -> None:
             async with self.sessions() as db, db.begin():
                 await _apply(db, writes)
 
+        started = time.monotonic()
         await retrying(write, "journal", self.backoff, self._giving_up)
+        if self.committed is not None:
+            self.committed(time.monotonic() - started, len(writes))
 
     def _giving_up(self) -> bool:
         return self._give_up_at is not None and time.monotonic() > self._give_up_at
