@@ -12,14 +12,34 @@ The engine is installed pure when
   ``.py`` module is used instead.
 
 See docs/BENCHMARKS.md for what compiling buys.
+
+It also builds the web page into the package (``src/tienlen/server/static``) when a wheel or an
+sdist is built from a checkout, so that ``pip install <wheel>`` then ``tienlen serve`` serves
+the whole portal: with npm on the PATH and the page's sources beside the package (``web/``),
+the page is built unless it is already there and newer than its sources. An sdist carries the
+built page (a wheel built from it needs no npm). An editable install (``pip install -e``, as the
+Makefile's) leaves the page to ``make``. Without npm the package is built without a page, with a
+warning; ``TIENLEN_NO_PAGE=1`` skips the page on purpose.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import sys
+from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+from setuptools.command.sdist import sdist
+
+ROOT = Path(__file__).resolve().parent
+WEB = ROOT / "web"
+PAGE = ROOT / "src" / "tienlen" / "server" / "static" / "index.html"
+PAGE_SOURCES = ("src", "public", "scripts", "index.html", "package.json", "package-lock.json",
+                "vite.config.ts", "svelte.config.js", "tsconfig.json")  # fmt: skip
+"""What the page is built from, in web/ (and the protocol's schemas, docs/schemas)."""
 
 COMPILED_MODULES = [
     "src/tienlen/engine/cards.py",
@@ -50,4 +70,59 @@ def compiled_extensions() -> list[Extension]:
     return extensions
 
 
-setup(ext_modules=compiled_extensions())
+def _newest(paths: list[Path]) -> float:
+    newest = 0.0
+    for path in paths:
+        files = path.rglob("*") if path.is_dir() else [path]
+        for file in files:
+            if (
+                file.is_file()
+                and "node_modules" not in file.parts
+                and "generated" not in file.parts
+            ):
+                newest = max(newest, file.stat().st_mtime)
+    return newest
+
+
+def build_page() -> None:
+    """Build the web page into the package when its sources are here and it is missing or
+    older than them (see the module docstring)."""
+    if (
+        os.environ.get("TIENLEN_NO_PAGE", "") not in ("", "0")
+        or not (WEB / "package.json").is_file()
+    ):
+        return
+    sources = [WEB / name for name in PAGE_SOURCES] + [ROOT / "docs" / "schemas"]
+    if PAGE.is_file() and PAGE.stat().st_mtime >= _newest(sources):
+        return
+    npm = shutil.which("npm")
+    if npm is None:
+        print("tienlen: npm is not on the PATH: the package is built without its web page "
+              "(`tienlen serve` says so at /)", file=sys.stderr)  # fmt: skip
+        return
+    if not (WEB / "node_modules").exists():
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=WEB, check=True)
+    subprocess.run([npm, "run", "build"], cwd=WEB, check=True)
+
+
+class BuildPyWithPage(build_py):
+    """``build_py`` that builds the web page first (not in an editable install)."""
+
+    def run(self) -> None:
+        if not getattr(self, "editable_mode", False):
+            build_page()
+        super().run()
+
+
+class SdistWithPage(sdist):
+    """``sdist`` that builds the web page first, so that the sdist carries it."""
+
+    def run(self) -> None:
+        build_page()
+        super().run()
+
+
+setup(
+    ext_modules=compiled_extensions(),
+    cmdclass={"build_py": BuildPyWithPage, "sdist": SdistWithPage},
+)
