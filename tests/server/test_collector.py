@@ -79,10 +79,11 @@ def test_serve_configures_the_collector_before_running(
 ) -> None:
     seen: list[tuple[int, int, int]] = []
 
-    def fake_run(*args: Any, **kwargs: Any) -> None:
+    def fake_run(server: uvicorn.Server, *args: Any) -> None:
         seen.append(gc.get_threshold())
+        server.started = True
 
-    monkeypatch.setattr(uvicorn, "run", fake_run)
+    monkeypatch.setattr(uvicorn.Server, "run", fake_run)
     monkeypatch.setenv("TIENLEN_DATA_DIR", str(tmp_path))
     result = CliRunner().invoke(app, ["serve"])
     assert result.exit_code == 0, result.output

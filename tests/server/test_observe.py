@@ -150,10 +150,11 @@ def test_json_logs_carry_the_ids_a_line_names() -> None:
 def test_serve_writes_json_logs_when_asked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     seen: dict[str, Any] = {}
 
-    def fake_run(*args: Any, **kwargs: Any) -> None:
-        seen.update(kwargs)
+    def fake_run(server: uvicorn.Server, *args: Any) -> None:
+        seen["log_config"] = server.config.log_config
+        server.started = True
 
-    monkeypatch.setattr(uvicorn, "run", fake_run)
+    monkeypatch.setattr(uvicorn.Server, "run", fake_run)
     monkeypatch.setattr(collector, "configure", lambda: None)  # the suite keeps Python's
     monkeypatch.setenv("TIENLEN_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("TIENLEN_LOG_FORMAT", "json")

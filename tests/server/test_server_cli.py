@@ -129,6 +129,7 @@ def test_serve_runs_the_server_and_prints_its_address(tmp_path: Path) -> None:
         output, _ = process.communicate(timeout=30)
     assert process.returncode == 0, output
     assert f"Tiến Lên server on http://127.0.0.1:{port}" in output
+    assert "draining for up to 30 s: no new table or game" in output  # no game on: at once
     assert (tmp_path / "data" / "tienlen.sqlite3").is_file()
     assert (tmp_path / "data" / "secret_key").is_file()
 

@@ -7,6 +7,7 @@ commands start as fast as before.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -75,7 +76,7 @@ def serve_cmd(
     from ..server.botpool import shutdown_bot_pool
     from ..server.observe import json_log_config
     from ..server.page import page_folder
-    from ..server.serving import uvicorn_options
+    from ..server.serving import DrainingServer, uvicorn_options
     from ..server.store.db import redacted
 
     address = f"http://{settings.host}:{settings.port}"
@@ -91,15 +92,22 @@ def serve_cmd(
     app = create_app(settings)
     # Short collector pauses for live tables: server/collector.py says why.
     collector.configure()
+    config = uvicorn.Config(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level="info",
+        proxy_headers=False,
+        log_config=json_log_config() if settings.log_format == "json" else LOGGING_CONFIG,
+        # After the drain, what is left of the stop (closing the sockets) is bounded too.
+        timeout_graceful_shutdown=10,
+        **uvicorn_options(settings),
+    )
+    server = DrainingServer(config, app, settings.drain_seconds)
     try:
-        uvicorn.run(
-            app,
-            host=settings.host,
-            port=settings.port,
-            log_level="info",
-            proxy_headers=False,
-            log_config=json_log_config() if settings.log_format == "json" else LOGGING_CONFIG,
-            **uvicorn_options(settings),
-        )
+        with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C (re-raised by uvicorn): a stop
+            server.run()
+        if not server.started:  # it could not start (the port is taken): as uvicorn.run says
+            raise typer.Exit(3)
     finally:  # no worker of the bots' or the analysis' pool outlives the server
         shutdown_bot_pool(grace_s=2.0)

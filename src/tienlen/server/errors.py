@@ -80,6 +80,7 @@ CODES: dict[str, tuple[int, str]] = {
     "too_many_reports": (429, "The player filed too many reports within the last hour."),
     "too_many_logins": (429, "This address tried to log in too often lately."),
     "login_locked": (429, "Too many failed log-ins for this nickname: it is locked for a while."),
+    "draining": (503, "The server is stopping: it opens no table (try again in a moment)."),
     "not_found": (404, "No such route."),
     "method_not_allowed": (405, "The route does not take this HTTP method."),
     "body_too_large": (413, "The request body is larger than the server accepts."),

@@ -20,13 +20,18 @@ permessage-deflate is ``TIENLEN_WS_COMPRESSION`` (off by default; docs/SERVER.md
 
 from __future__ import annotations
 
+import logging
+import socket
 from typing import Any
 
+import uvicorn
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from .settings import Settings
 
-__all__ = ["LINGER_S", "READ_AHEAD", "SocketProtocol", "uvicorn_options"]
+__all__ = ["LINGER_S", "READ_AHEAD", "DrainingServer", "SocketProtocol", "uvicorn_options"]
+
+logger = logging.getLogger("uvicorn.error")  # beside its own "Shutting down"
 
 READ_AHEAD = 16
 """Messages a socket reads ahead of the app before it stops reading."""
@@ -95,3 +100,22 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "ws_max_size": settings.ws_max_bytes,
         "ws_per_message_deflate": settings.ws_compression,
     }
+
+
+class DrainingServer(uvicorn.Server):
+    """uvicorn's server, draining the lobby before it stops (SIGTERM, Ctrl-C): the listener
+    stays open and the players' sockets too while the games in progress finish, for up to
+    ``TIENLEN_DRAIN_SECONDS`` (a second signal cuts it short); then uvicorn closes the sockets
+    (1012, "service restart") and the app stops. A game still on then resumes at the next
+    start. docs/SERVER.md, "Stopping"."""
+
+    def __init__(self, config: uvicorn.Config, app: Any, drain_s: float) -> None:
+        super().__init__(config)
+        self.app, self.drain_s = app, drain_s
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        lobby = getattr(self.app.state, "lobby", None)
+        if lobby is not None and self.drain_s > 0:
+            logger.info("draining for up to %.0f s: no new table or game", self.drain_s)
+            await lobby.drain(self.drain_s, lambda: self.force_exit)
+        await super().shutdown(sockets)

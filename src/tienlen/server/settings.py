@@ -122,6 +122,14 @@ class Settings(BaseSettings):
         "with no game on, is closed.",
     )
 
+    drain_seconds: float = Field(
+        default=30.0,
+        ge=0,
+        description="On SIGTERM (or Ctrl-C), how long `tienlen serve` lets the games in "
+        "progress finish before it stops, opening no table and dealing no game meanwhile; "
+        "0: stop at once (a game still on resumes at the next start).",
+    )
+
     log_format: Literal["text", "json"] = Field(
         default="text",
         description="How `tienlen serve` writes its logs: uvicorn's text, or one JSON object a "

@@ -597,6 +597,7 @@ export const ERRORS_VI: Record<string, string> = {
   method_not_allowed: "Thao tác không được phép.",
   body_too_large: "Nội dung gửi đi quá lớn.",
   internal_error: "Máy chủ gặp lỗi. Vui lòng thử lại.",
+  draining: "Máy chủ đang khởi động lại nên chưa mở bàn mới. Vui lòng thử lại sau giây lát.",
   too_few_chips: "Bạn không đủ chip để chơi (cần 10 lần mức cược nhỏ nhất). Đăng nhập lại ngày mai để được tặng thêm.",
   too_many_signups: "Có quá nhiều lượt đăng ký từ máy này. Hãy thử lại sau.",
   too_many_logins: "Đăng nhập quá nhiều lần. Hãy thử lại sau ít phút.",

@@ -4,7 +4,8 @@ take players, and its metrics (docs/SERVER.md, "Watching a server").
 ``/api/health`` says the database answers (as it always has). ``/api/health/live`` says the
 process is alive and its event loop is not held up. ``/api/health/ready`` says it can take
 players: the database answers within a second, its schema is at this server's newest
-migration, and the tables of before the last stop are open again; else 503 with the reasons,
+migration, the tables of before the last stop are open again and it is not stopping (a
+drain: :meth:`~tienlen.server.lobby.registry.Lobby.drain`); else 503 with the reasons,
 so a balancer sends players elsewhere. ``/metrics`` is Prometheus's text format (not in the
 OpenAPI description: it is not JSON).
 """
@@ -99,6 +100,9 @@ async def _not_ready(server: Server, request: Request) -> list[str]:
             reasons.append(f"the database is at migration {version}, not {newest_migration()}")
     if getattr(request.app.state, "restored", None) is None:
         reasons.append("the tables of before the last stop are not open again yet")
+    lobby = getattr(request.app.state, "lobby", None)
+    if lobby is not None and lobby.draining:
+        reasons.append("the server is stopping: it opens no table and deals no game")
     return reasons
 
 

@@ -63,7 +63,7 @@ def _seat_for(table: LobbyTable, user: str) -> int | None:
     response_model=PlayNowTable,
     responses={
         200: {"model": PlayNowTable, "description": "A table already open"},
-        **responses("bad_request", "not_logged_in", "no_such_preset", "too_few_chips"),
+        **responses("bad_request", "not_logged_in", "no_such_preset", "too_few_chips", "draining"),
     },
 )
 async def play_now(

@@ -91,6 +91,7 @@ async def tables(
         "room_closed",
         "bet_over_balance",
         "cannot_invite",
+        "draining",
     ),
 )
 async def create_table(request: Request, body: NewTable) -> TableSummary:

@@ -19,7 +19,7 @@ import functools
 import logging
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -33,6 +33,7 @@ from ...money.settlement import Settlement
 from ..conduct import collusion
 from ..conduct.sightings import Networks, Presence
 from ..deps import Server
+from ..errors import ApiError
 from ..protocol import TableSummary
 from ..sockets import SendQueue, close_queue, offer
 from ..store import games as stored
@@ -56,6 +57,8 @@ log = logging.getLogger("tienlen.server")
 
 SWEEP_SECONDS = 1.0
 """How often the lobby looks for empty tables to close."""
+DRAIN_POLL_SECONDS = 0.1
+"""How often a drain looks whether the games in progress are over."""
 
 
 @dataclass
@@ -142,6 +145,8 @@ class Lobby:
         self.presence = Presence(Networks.of(server.settings))
         """Where each person connected from: two of one address or device may not sit at
         one table (:mod:`~tienlen.server.conduct.sightings`)."""
+        self.draining = False
+        """The server is stopping (:meth:`drain`): no table is opened, no game dealt."""
         self._sweeper: asyncio.Task[None] | None = None
         self.sweep_seconds = SWEEP_SECONDS
         """How often the sweeper runs :meth:`sweep`; a test sets it long and sweeps itself."""
@@ -163,6 +168,8 @@ class Lobby:
         """Open a new table (stored), or with ``table_id`` one stored before a restart; its
         task is started unless ``start`` is False; its first deal waits ``first_wait``."""
         new = table_id is None
+        if new and self.draining:
+            raise ApiError("draining", "the server is stopping: open a table in a moment")
         if table_id is None:
             table_id = "t" + secrets.token_hex(6)
             invite = secrets.token_urlsafe(8) if private else None
@@ -380,6 +387,26 @@ class Lobby:
             table.journal.on_close()
         self.feed.table_closed(table)
         self.server.chat.forget(f"table:{table.id}")
+
+    def in_progress(self) -> list[str]:
+        """The tables with a game being dealt, played or settled."""
+        return [t.id for t in self.tables.values() if self.busy_at(t.id)]
+
+    async def drain(self, seconds: float, stop: Callable[[], bool] = lambda: False) -> list[str]:
+        """Stop for a restart without cutting a game short: open no table and deal no game
+        from now on, let the games in progress finish (and be settled) for up to ``seconds``
+        (or until ``stop()``), then write the journal out. Returns the tables whose game is
+        still on: it resumes from the journal when a server opens them again."""
+        self.draining = True
+        for table in self.tables.values():
+            table.live.draining = True
+        deadline = time.monotonic() + seconds
+        while (left := self.in_progress()) and time.monotonic() < deadline and not stop():
+            await asyncio.sleep(DRAIN_POLL_SECONDS)
+        await self.writer.flush()
+        log.info("drained: %d tables with a game still on", len(left),
+                 extra={"tables": left})  # fmt: skip
+        return left
 
     async def close(self) -> None:
         if self._sweeper is not None:

@@ -138,6 +138,8 @@ class LiveTable(TableSeats):
         self._previous: tuple[Game, list[str]] | None = None
         self._turns = Turns(self._alarms, self._bots, config)
         self._rest_until = 0.0
+        self.draining = False
+        """Set when the server stops: the game in progress plays on, no new one is dealt."""
         self._start_wait = config.start_wait_s
         self._last_table: TableInfo | None = None
         self._bots_added = 0
@@ -360,6 +362,9 @@ class LiveTable(TableSeats):
         ``start_wait_s`` later (others may sit down) with those ready — or, after a game, at
         the end of the pause between games."""
         if self.clock.now() < self._rest_until:
+            return
+        if self.draining:  # the server is stopping: no new game (the lobby's drain)
+            self._alarms.cancel(("start",))
             return
         ready = self._dealable()
         if not ready:
