@@ -5,14 +5,17 @@ refuses for its data is given up (issue 19, §0)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from sqlalchemy import select
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 
 from tienlen.server.store import ledger
@@ -22,6 +25,7 @@ from tienlen.server.store.retry import Backoff, retrying, transient
 from tienlen.server.table.journal import Writer
 
 from .conftest import (
+    POSTGRES_ADMIN_URL,
     START,
     FakeClock,
     LiveServer,
@@ -32,6 +36,8 @@ from .helpers import in_transaction, references
 from .test_lobby import _guest, _open
 from .test_restart import CONFIG, _act, _app
 
+UNHURRIED = dataclasses.replace(CONFIG, rate=1000.0, burst=1000.0)
+"""The restart tests' quick tables, with no rate limit: the scripted players answer at once."""
 QUICK = Backoff(first_s=0.01, most_s=0.05)
 """Tries again at once, so that a test counts tries rather than waits for them."""
 LEDGER_POST = b"INSERT INTO ledger_transactions"
@@ -177,7 +183,7 @@ def test_a_settlement_that_loses_its_connection_is_written_once_the_database_is_
     """Before: the settlement's failure voided the game, the void failed too (the database
     was still away), and the game stayed ``playing``, its winner never paid."""
     proxy, through = proxied
-    server = LiveServer(make_settings(tmp_path, through), FakeClock(), table_config=CONFIG)
+    server = LiveServer(make_settings(tmp_path, through), FakeClock(), table_config=UNHURRIED)
     server.start()
     try:
         lobby = _app(server).state.lobby
@@ -223,5 +229,84 @@ def test_a_settlement_that_loses_its_connection_is_written_once_the_database_is_
         metrics = guests[0][0].get("/metrics").text  # what an operator saw of it
         assert 'tienlen_settlements_total{result="finished"} 1.0' in metrics
         assert 'tienlen_settlements_total{result="void"}' not in metrics
+    finally:
+        server.stop()
+
+
+def _terminate_backends(url: str) -> int:
+    """``pg_terminate_backend`` on every connection to ``url``'s database (as an operator or a
+    failover would): how many were cut."""
+    name = make_url(url).database
+    with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True, connect_timeout=3) as admin:
+        rows = admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = %s AND pid <> pg_backend_pid()",
+            (name,),
+        ).fetchall()
+    return len(rows)
+
+
+def test_backends_terminated_mid_game_change_nothing_the_players_see(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """Every server connection is cut twice in a game: the journal keeps every action and
+    the game is settled, once, with the chips right. (The pool checks a connection before it
+    lends it: a cut between two writes is never seen; the retries cover one mid-write.)"""
+    server = LiveServer(make_settings(tmp_path, pg_url), FakeClock(), table_config=UNHURRIED)
+    server.start()
+    try:
+        lobby = _app(server).state.lobby
+        lobby.backoff = lobby.writer.backoff = QUICK
+        guests = [_guest(server) for _ in range(2)]
+        r = guests[0][0].post(
+            "/api/tables", json={"room": "trainee", "preset": "bigfun", "bet": 1000, "seats": 2}
+        )
+        assert r.status_code == 201, r.text
+        table = r.json()["id"]
+        before = [client.get("/api/me").json()["chips"] for client, _, _ in guests]
+        cut: list[int] = []
+
+        async def play() -> list[Any]:
+            sockets = [await _open(server, token, table) for _, _, token in guests]
+            for seat, ws in enumerate(sockets):
+                for message in (
+                    {"type": "hello", "protocol": 1},
+                    {"type": "sit", "seat": seat},
+                    {"type": "ready"},
+                ):
+                    await ws.send(json.dumps(message))
+            for moves in (2, 1):
+                await asyncio.gather(
+                    *(_act(ws, s, random.Random(s), moves) for s, ws in enumerate(sockets))
+                )
+                cut.append(await asyncio.to_thread(_terminate_backends, pg_url))
+            done = await asyncio.gather(
+                *(_act(ws, s, random.Random(5 + s), None) for s, ws in enumerate(sockets))
+            )
+            for ws in sockets:
+                await ws.close()
+            return list(done)
+
+        settlements = asyncio.run(play())
+        assert cut[0] >= 1, cut  # the server's pooled connections were cut (the second time
+        # the pool may hold none yet: the first cut's were dropped on their next use)
+        game_id = f"{table}:{settlements[0]['game']}"
+        result = settlements[0]["settlement"]
+        row = in_transaction(pg_url, lambda db: db.get(GameRow, game_id))
+        assert row is not None and row.status == "finished" and row.record is not None
+        stored = in_transaction(
+            pg_url,
+            lambda db: db.scalars(
+                select(GameAction.action)
+                .where(GameAction.game_id == game_id)
+                .order_by(GameAction.number)
+            ),
+        )
+        assert list(stored) == row.record["actions"]  # no action lost to the cuts
+        assert references(pg_url).count(f"game:{game_id}") == 1
+        chips = [client.get("/api/me").json()["chips"] for client, _, _ in guests]
+        assert chips == [b + d for b, d in zip(before, result["deltas"], strict=True)]
+        report = in_transaction(pg_url, ledger.check_ledger)
+        assert report.ok, report.violations
     finally:
         server.stop()

@@ -5,6 +5,7 @@ says it is not ready, and lets the games in progress finish and be settled, with
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -19,6 +20,8 @@ from .helpers import in_transaction
 from .test_lobby import _guest, _open
 from .test_restart import CONFIG, _act, _app
 
+UNHURRIED = dataclasses.replace(CONFIG, rate=1000.0, burst=1000.0)
+"""The restart tests' quick tables, with no rate limit: the scripted players answer at once."""
 NEW_TABLE = {"room": "trainee", "preset": "bigfun", "bet": 1000, "seats": 2}
 
 
@@ -46,7 +49,7 @@ async def _moves(sockets: list[ClientConnection], moves: int) -> None:
 def test_a_drain_lets_the_game_in_progress_finish_and_deals_no_other(
     db_url: str, tmp_path: Path
 ) -> None:
-    server = LiveServer(make_settings(tmp_path, db_url), FakeClock(), table_config=CONFIG)
+    server = LiveServer(make_settings(tmp_path, db_url), FakeClock(), table_config=UNHURRIED)
     server.start()
     try:
         guests = [_guest(server) for _ in range(2)]
@@ -96,7 +99,7 @@ def test_a_drain_lets_the_game_in_progress_finish_and_deals_no_other(
 def test_a_drain_gives_up_on_a_game_at_its_deadline(db_url: str, tmp_path: Path) -> None:
     """Nobody plays: the drain ends at its bound, naming the table (its game resumes from the
     journal at the next start: tests/server/test_restart.py)."""
-    server = LiveServer(make_settings(tmp_path, db_url), FakeClock(), table_config=CONFIG)
+    server = LiveServer(make_settings(tmp_path, db_url), FakeClock(), table_config=UNHURRIED)
     server.start()
     try:
         guests = [_guest(server) for _ in range(2)]
