@@ -5,7 +5,8 @@ Beside the wings, the modules every part uses: ``settings`` (the environment), `
 ``protocol`` (the REST messages), ``errors`` (the error shape and codes, and ``Refused``),
 ``auth`` (nicknames, passwords, sessions), ``limits`` (rate limits), ``deps`` (what the routes
 share: ``Server``, ``server_of``, ``session_user``), ``sockets`` and ``serving`` (every
-WebSocket's plumbing), ``botpool``, ``collector``, ``page`` and ``app`` (the FastAPI app).
+WebSocket's plumbing, and the drain before a stop), ``botpool``, ``collector``, ``observe``
+(metrics, loop lag, JSON logs), ``page`` and ``app`` (the FastAPI app).
 
 The wings, each importing only from itself and the ones before it:
 
