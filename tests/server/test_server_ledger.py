@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
-from sqlalchemy import select, text
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tienlen.server.settings import Settings
@@ -49,11 +49,16 @@ def players(url: str, *names: str, grant: int = GRANT) -> list[int]:
 
 
 def balances(url: str) -> dict[str, int]:
-    """Balance per account: ``house``, ``issuance`` and the user ids as strings."""
+    """Balance per account: ``house`` and ``issuance`` (each the sum of its shards) and the
+    user ids as strings."""
 
     async def read(db: AsyncSession) -> dict[str, int]:
         rows = await db.execute(select(Account.kind, Account.user_id, Account.balance))
-        return {str(user_id) if user_id else kind: balance for kind, user_id, balance in rows}
+        found: dict[str, int] = {}
+        for kind, user_id, balance in rows:
+            key = str(user_id) if user_id else kind
+            found[key] = found.get(key, 0) + balance
+        return found
 
     return in_transaction(url, read)
 
@@ -386,21 +391,27 @@ movement = st.tuples(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
-@given(moves=st.lists(movement, min_size=1, max_size=8))
+@given(moves=st.lists(movement, min_size=1, max_size=8), shards=st.sampled_from([1, 3]))
 def test_any_sequence_of_movements_keeps_the_ledger_sound(
-    backend_database: str, settings: Settings, moves: list[tuple[str, list[int], int, int]]
+    backend_database: str,
+    settings: Settings,
+    moves: list[tuple[str, list[int], int, int]],
+    shards: int,
 ) -> None:
     url = backend_database
     run(_empty(url))
+    in_transaction(url, lambda db: ledger.open_system_shards(db, shards))
     ids = players(url, "p0", "p1", "p2", "p3")
     config = _topup_settings(settings)
     run(_apply_and_check(url, ids, moves, config))
 
 
-async def _balances(db: AsyncSession) -> dict[int | None, int]:
-    players_and_house = select(Account.user_id, Account.balance).where(Account.kind != "issuance")
+async def _balances(db: AsyncSession) -> dict[tuple[int | None, int], int]:
+    players_and_house = select(Account.user_id, Account.shard, Account.balance).where(
+        Account.kind != "issuance"
+    )
     rows = await db.execute(players_and_house)
-    return {user_id: balance for user_id, balance in rows}
+    return {(user_id, shard): balance for user_id, shard, balance in rows}
 
 
 async def _apply_and_check(
@@ -467,3 +478,155 @@ def test_server_md_names_the_ledger_tables_as_the_database_does() -> None:
     for model in (Account, Transaction, Entry):
         assert f"**`{model.__tablename__}`**" in section, model.__tablename__
     assert "**accounts**" not in section and "**entries**" not in section
+
+
+# House shards ----------------------------------------------------------------------------------
+
+
+def system_accounts(url: str) -> list[tuple[str, int, int]]:
+    """(kind, shard, balance) of every house and issuance account."""
+
+    async def read(db: AsyncSession) -> list[tuple[str, int, int]]:
+        rows = await db.execute(
+            select(Account.kind, Account.shard, Account.balance)
+            .where(Account.user_id.is_(None))
+            .order_by(Account.kind, Account.shard)
+        )
+        return [(kind, shard, balance) for kind, shard, balance in rows]
+
+    return in_transaction(url, read)
+
+
+def open_shards(url: str, shards: int) -> int:
+    return in_transaction(url, lambda db: ledger.open_system_shards(db, shards))
+
+
+def test_opening_shards_adds_the_missing_ones_and_never_closes_one(db_url: str) -> None:
+    assert open_shards(db_url, 1) == 0  # the migration made shard 0 of each
+    assert open_shards(db_url, 4) == 6
+    assert open_shards(db_url, 4) == 0
+    assert open_shards(db_url, 2) == 0  # lowered: the shards stay, with whatever they hold
+    assert system_accounts(db_url) == [(kind, n, 0) for kind in ("house", "issuance")
+                                       for n in range(4)]  # fmt: skip
+    for bad in (0, -1, True, 2.5):
+        with pytest.raises(LedgerError, match="at least 1 shard"):
+            open_shards(db_url, bad)  # type: ignore[arg-type]
+    assert check(db_url).ok
+
+
+def test_two_servers_opening_shards_at_once_open_each_once(db_url: str) -> None:
+    async def race() -> list[int]:
+        async with database(db_url) as sessions:
+
+            async def one() -> int:
+                async with sessions() as db, db.begin():
+                    return await ledger.open_system_shards(db, 8)
+
+            return list(await asyncio.gather(*(one() for _ in range(4))))
+
+    assert sum(run(race())) == 14
+    assert len(system_accounts(db_url)) == 16
+    assert check(db_url).ok
+
+
+def test_settlements_grants_and_top_ups_spread_over_the_shards(
+    db_url: str, settings: Settings
+) -> None:
+    """The same chips as with one house row, only on several: the house's takings are the sum
+    of its shards and the chips issued minus the sum of issuance's."""
+    open_shards(db_url, 4)
+    ids = players(db_url, *(f"p{n}" for n in range(8)))
+    for n in range(40):
+        winner, loser = ids[n % 8], ids[(n + 3) % 8]
+        settle(db_url, f"g{n}", {winner: 9, loser: -10}, 1)
+    run(_each_tops_up(db_url, ids, _topup_settings(settings)))
+    accounts = system_accounts(db_url)
+    house = [balance for kind, _, balance in accounts if kind == "house"]
+    issuance = [balance for kind, _, balance in accounts if kind == "issuance"]
+    assert sum(house) == 40 and all(house), house  # every shard took fees
+    assert sum(1 for balance in issuance if balance) == 4  # every shard granted
+    report = check(db_url)
+    assert report.ok, report.violations
+    assert report.issued == -sum(issuance) == 8 * GRANT + _topped_up(db_url)
+    assert balances(db_url)["house"] == 40
+
+
+async def _each_tops_up(url: str, ids: list[int], config: Settings) -> None:
+    async with database(url) as sessions:
+        for user_id in ids:
+            async with sessions() as db, db.begin():
+                user = await db.get(User, user_id)
+                assert user is not None
+                await ledger.claim_daily_topup(db, user, START, config)
+
+
+def _topped_up(url: str) -> int:
+    async def read(db: AsyncSession) -> int:
+        total = await db.scalar(
+            select(func.sum(Entry.amount))
+            .join(Transaction, Transaction.id == Entry.transaction_id)
+            .join(Account, Account.id == Entry.account_id)
+            .where(Transaction.kind == "topup", Account.kind == "player")
+        )
+        return int(total or 0)
+
+    return in_transaction(url, read)
+
+
+def test_concurrent_settlements_over_shards_lose_no_update(db_url: str) -> None:
+    open_shards(db_url, 3)
+    a, b, c = players(db_url, "a", "b", "c")
+
+    async def many() -> None:
+        async with database(db_url) as sessions:
+
+            async def one(i: int) -> None:
+                async with sessions() as db, db.begin():
+                    loser = b if i % 2 else c
+                    await ledger.settle_game(db, f"g{i}", {a: 9, loser: -10}, 1, START)
+
+            await asyncio.gather(*(one(i) for i in range(12)))
+
+    run(many())
+    assert balances(db_url) == {"issuance": -3 * GRANT, "house": 12, str(a): GRANT + 108,
+                                str(b): GRANT - 60, str(c): GRANT - 60}  # fmt: skip
+    assert check(db_url).ok
+
+
+@pytest.mark.parametrize(
+    ("sql", "says"),
+    [
+        ("DELETE FROM ledger_accounts WHERE kind = 'house' AND shard = 1",
+         "the house accounts are shards [0, 2], not 0 to 1"),
+        ("UPDATE ledger_accounts SET shard = 5 WHERE kind = 'issuance' AND shard = 2",
+         "the issuance accounts are shards [0, 1, 5], not 0 to 2"),
+        ("DELETE FROM ledger_accounts WHERE kind = 'house'", "there is no house account"),
+    ],
+    ids=["gap", "moved", "none"],
+)  # fmt: skip
+def test_check_ledger_names_a_shard_missing(db_url: str, sql: str, says: str) -> None:
+    open_shards(db_url, 3)
+    execute(db_url, sql)
+    report = check(db_url)
+    assert [(v.code, v.message) for v in report.violations] == [("system_account", says)]
+
+
+def test_a_game_falls_back_to_shard_0_when_its_shard_is_missing(db_url: str) -> None:
+    """A gap (reported by check_ledger) does not stop the tables: shard 0 takes the fee."""
+    open_shards(db_url, 2)
+    execute(db_url, "DELETE FROM ledger_accounts WHERE kind = 'house' AND shard = 1")
+    a, b = players(db_url, "a", "b")
+    for n in range(6):
+        settle(db_url, f"g{n}", {a: 9, b: -10}, 1)
+    assert ("house", 0, 6) in system_accounts(db_url)
+
+
+def test_the_server_opens_the_shards_it_is_told_to(
+    db_url: str, settings: Settings, serve: Callable[..., LiveServer]
+) -> None:
+    server = serve(settings.model_copy(update={"house_shards": 5}))
+    guest = server.client().post("/api/guest", json={})
+    assert guest.status_code in (200, 201), guest.text
+    opened = [shard for kind, shard, _ in system_accounts(db_url) if kind == "house"]
+    assert opened == [0, 1, 2, 3, 4]
+    assert check(db_url).ok

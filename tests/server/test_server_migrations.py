@@ -113,6 +113,10 @@ def test_a_migration_rebuilds_tables_that_hold_rows(backend: str, tmp_path: Path
                     found.append(result.scalar())
                 bot = await connection.exec_driver_sql("SELECT is_bot FROM users")
                 found.append(bot.scalar())
+                accounts = await connection.exec_driver_sql(
+                    "SELECT kind, shard, balance FROM ledger_accounts ORDER BY id"
+                )
+                found.append([tuple(row) for row in accounts])  # 0007: shard 0, balances kept
                 if backend == "sqlite":  # foreign keys are enforced again afterwards
                     on = await connection.exec_driver_sql("PRAGMA foreign_keys")
                     found.append(on.scalar())
@@ -126,7 +130,8 @@ def test_a_migration_rebuilds_tables_that_hold_rows(backend: str, tmp_path: Path
         if backend == "postgresql":
             drop_postgres_database(url)
     assert found[:4] == [1, 1, 2, False]
-    assert found[4:] == ([1] if backend == "sqlite" else [])
+    assert found[4] == [("issuance", 0, -5), ("house", 0, 0), ("player", 0, 5)]
+    assert found[5:] == ([1] if backend == "sqlite" else [])
 
 
 def test_a_bare_data_folder_becomes_a_working_server(tmp_path: Path) -> None:

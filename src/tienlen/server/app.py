@@ -49,6 +49,7 @@ from .observe import watch_the_loop
 from .page import mount_page
 from .settings import Settings, load_secret_key
 from .store.db import make_engine, make_sessions, migrate
+from .store.ledger import open_system_shards
 from .table.seating import TableConfig
 from .table.timers import TableClock
 
@@ -86,6 +87,8 @@ def create_app(
         try:
             await migrate(engine)
             sessions = make_sessions(engine)
+            async with sessions.begin() as db:
+                await open_system_shards(db, config.house_shards)
             # Started now, not in a table's first decision (which would overrun its budget).
             await warm_pool(bot_pool or shared_bot_pool(), bot_workers())
             if analysis_pool is None:

@@ -10,18 +10,23 @@ các nick" is forbidden); only bots are staked, by the house.
 
 Accounts: one ``player`` account per user, the ``house`` (table fees) and ``issuance`` (where
 grants come from: its balance is minus every chip ever handed out). Balances of players and the
-house never go below zero.
+house never go below zero. The house and issuance are each shards 0..n-1 (one row each by
+default, ``TIENLEN_HOUSE_SHARDS`` opens more): a movement locks the one shard its game, user or
+bot falls on, so concurrent settlements do not all queue on a single row. Which shard takes a
+fee changes nothing but contention: the house is the sum of its shards.
 """
 
 from __future__ import annotations
 
 import re
+import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import case, func, literal, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -41,6 +46,7 @@ __all__ = [
     "claim_daily_topup",
     "grant_starting_chips",
     "open_player_account",
+    "open_system_shards",
     "settle_game",
     "stake_bot",
 ]
@@ -51,6 +57,8 @@ _TOPUP_REFERENCE = re.compile(r"topup:(\d+):(\d{4}-\d{2}-\d{2})")
 _GRANT_REFERENCE = re.compile(r"grant:(\d+)")
 _GAME_REFERENCE = re.compile(r"game:" + GAME_ID_PATTERN.pattern)
 _STAKE_REFERENCE = re.compile(r"stake:(\d+):(\d+)")
+SYSTEM_KINDS = ("house", "issuance")
+"""The accounts no user owns, each split into shards 0..n-1."""
 MAX_REPORTED = 100
 """check_ledger lists at most this many violations of each kind (and counts the rest)."""
 
@@ -73,13 +81,54 @@ class InsufficientChips(LedgerError):
     code = "insufficient_chips"
 
 
-async def _system_account(db: AsyncSession, kind: str) -> Account:
+async def _system_account(db: AsyncSession, kind: str, key: int) -> Account:
+    """The shard of ``kind`` that ``key`` (a game's hash, a user's or bot's id) falls on:
+    ``key`` modulo the number of shards, or shard 0 should that one be missing (check_ledger
+    reports the gap). The count is read with it, so a server started with more shards than
+    another is still right: any shard may take any movement."""
+    system = (Account.kind == kind) & Account.user_id.is_(None)
+    shards = select(func.count()).where(system).scalar_subquery()
     account = await db.scalar(
-        select(Account).where(Account.kind == kind, Account.user_id.is_(None))
+        select(Account)
+        .where(system, Account.shard.in_([literal(0), literal(key) % shards]))
+        .order_by(Account.shard.desc())
+        .limit(1)
     )
     if account is None:
         raise LedgerError(f"the {kind} account is missing: has the database been migrated?")
     return account
+
+
+def _game_key(game_id: str) -> int:
+    """A game id's shard key: the same on every process and every run (not ``hash``)."""
+    return zlib.crc32(game_id.encode())
+
+
+async def open_system_shards(db: AsyncSession, shards: int) -> int:
+    """Open the house and issuance shards 0..``shards``-1 that are missing, at zero; returns
+    how many were opened. Never closes one (a shard holds chips and entries): lowering the
+    setting leaves the shards there, still used. Safe when several servers start at once."""
+    if isinstance(shards, bool) or not isinstance(shards, int) or shards < 1:
+        raise LedgerError(f"there is at least 1 shard of the house, not {shards!r}")
+    existing = {
+        (kind, shard)
+        for kind, shard in await db.execute(
+            select(Account.kind, Account.shard).where(Account.user_id.is_(None))
+        )
+    }
+    missing = [
+        {"kind": kind, "shard": shard, "balance": 0}
+        for kind in SYSTEM_KINDS
+        for shard in range(shards)
+        if (kind, shard) not in existing
+    ]
+    if not missing:
+        return 0
+    dialect = postgresql if db.get_bind().dialect.name == "postgresql" else sqlite
+    inserted = await db.execute(
+        dialect.insert(Account).values(missing).on_conflict_do_nothing().returning(Account.id)
+    )
+    return len(inserted.all())
 
 
 async def _player_accounts(db: AsyncSession, user_ids: Iterable[int]) -> dict[int, Account]:
@@ -146,7 +195,7 @@ async def _post(
 def _label(account: Account) -> str:
     if account.kind == "player":
         return f"player {account.user_id}"
-    return f"the {account.kind} account"
+    return f"the {account.kind} account" + (f" (shard {account.shard})" if account.shard else "")
 
 
 async def open_player_account(db: AsyncSession, user: User, now: datetime, grant: int) -> Account:
@@ -163,7 +212,7 @@ async def grant_starting_chips(db: AsyncSession, user: User, amount: int, now: d
     """The one-off starting grant: ``amount`` chips from issuance (reference ``grant:<id>``)."""
     if amount <= 0:
         raise LedgerError(f"a grant must be positive, not {amount}")
-    issuance = await _system_account(db, "issuance")
+    issuance = await _system_account(db, "issuance", user.id)
     player = (await _player_accounts(db, [user.id])).get(user.id)
     if player is None:
         raise LedgerError(f"user {user.id} has no chip account")
@@ -184,7 +233,7 @@ async def claim_daily_topup(db: AsyncSession, user: User, now: datetime, setting
     player = (await _player_accounts(db, [user.id])).get(user.id)
     if player is None:
         raise LedgerError(f"user {user.id} has no chip account")
-    issuance = await _system_account(db, "issuance")
+    issuance = await _system_account(db, "issuance", user.id)
     await _lock(db, [player.id, issuance.id])  # concurrent claims queue here, then see ours
     if player.balance >= settings.topup_floor:
         return 0
@@ -232,7 +281,7 @@ async def settle_game(
     missing = sorted(set(deltas) - set(players))
     if missing:
         raise LedgerError(f"no chip account for user(s) {missing}")
-    house = await _system_account(db, "house")
+    house = await _system_account(db, "house", _game_key(game_id))
     lines = {players[user_id].id: delta for user_id, delta in deltas.items()}
     lines[house.id] = fee
     return await _post(db, "game", f"game:{game_id}", now, lines)
@@ -240,7 +289,8 @@ async def settle_game(
 
 async def stake_bot(db: AsyncSession, bot: User, target: int, now: datetime) -> int:
     """Bring a bot's chips up to ``target`` before a deal, from the house, or from issuance when
-    the house holds too little (a fresh server's house has no fees yet). Reference
+    the house holds too little (a fresh server's house has no fees yet; with shards, the bot's
+    own house shard). Reference
     ``stake:<bot id>:<n>``, its n-th stake. Returns the chips staked (0: it held enough).
     Only bots are staked: a person's chips come from grants, top-ups and games alone."""
     if not bot.is_bot:
@@ -248,8 +298,8 @@ async def stake_bot(db: AsyncSession, bot: User, target: int, now: datetime) -> 
     player = (await _player_accounts(db, [bot.id])).get(bot.id)
     if player is None:
         raise LedgerError(f"user {bot.id} has no chip account")
-    house = await _system_account(db, "house")
-    issuance = await _system_account(db, "issuance")
+    house = await _system_account(db, "house", bot.id)
+    issuance = await _system_account(db, "issuance", bot.id)
     await _lock(db, [player.id, house.id, issuance.id])
     amount = target - player.balance
     if amount <= 0:
@@ -287,7 +337,7 @@ class LedgerReport:
     transactions: int = 0
     entries: int = 0
     issued: int = 0
-    """Chips ever granted (minus the issuance balance)."""
+    """Chips ever granted (minus the issuance shards' balances)."""
     violations: list[Violation] = field(default_factory=list)
     hidden: int = 0
     """Violations found beyond :data:`MAX_REPORTED` of one code, not listed."""
@@ -324,7 +374,8 @@ async def check_ledger(db: AsyncSession) -> LedgerReport:
     1. every transaction's entries sum to zero;
     2. every account's balance equals the sum of its entries;
     3. no player or house balance is negative; all balances together sum to zero;
-    4. there is exactly one house and one issuance account, and one player account per user;
+    4. the house accounts are its shards 0..n-1 (n ≥ 1), and so are the issuance accounts;
+       there is one player account per user;
     5. grants and top-ups move chips from issuance to exactly the player their reference names;
        games move chips only among players and to the house (a fee is never negative); stakes
        move chips from the house or issuance to exactly the bot their reference names; nothing
@@ -336,13 +387,22 @@ async def check_ledger(db: AsyncSession) -> LedgerReport:
     report.transactions = await db.scalar(select(func.count()).select_from(Transaction)) or 0
     report.entries = await db.scalar(select(func.count()).select_from(Entry)) or 0
 
-    for kind in ("house", "issuance"):
-        count = await db.scalar(
-            select(func.count()).where(Account.kind == kind, Account.user_id.is_(None))
+    for kind in SYSTEM_KINDS:
+        shards = list(
+            await db.scalars(
+                select(Account.shard)
+                .where(Account.kind == kind, Account.user_id.is_(None))
+                .order_by(Account.shard)
+            )
         )
-        if count != 1:
-            report.add("system_account", f"there are {count} {kind} accounts, not 1")
-    issuance = await db.scalar(select(Account.balance).where(Account.kind == "issuance"))
+        if not shards:
+            report.add("system_account", f"there is no {kind} account")
+        elif shards != list(range(len(shards))):
+            report.add(
+                "system_account",
+                f"the {kind} accounts are shards {shards}, not 0 to {len(shards) - 1}",
+            )
+    issuance = await db.scalar(select(func.sum(Account.balance)).where(Account.kind == "issuance"))
     report.issued = -(issuance or 0)
 
     orphans = await db.execute(

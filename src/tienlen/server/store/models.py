@@ -148,16 +148,23 @@ class Session(Base):
 
 
 class Account(Base):
-    """A ledger account. Its ``balance`` always equals the sum of its entries (check_ledger)."""
+    """A ledger account. Its ``balance`` always equals the sum of its entries (check_ledger).
+
+    The house and issuance are each split into shards 0..n-1 (``shard``; a player's account is
+    shard 0): every settlement, grant and stake locks one of them, so with one shard every
+    settlement of every table waits on the same row (``TIENLEN_HOUSE_SHARDS``, docs/SERVER.md).
+    """
 
     __tablename__ = "ledger_accounts"
     __table_args__ = (
         CheckConstraint("kind IN ('player', 'house', 'issuance')", name="known_kind"),
         CheckConstraint("(kind = 'player') = (user_id IS NOT NULL)", name="player_has_user"),
         CheckConstraint("kind = 'issuance' OR balance >= 0", name="balance_not_negative"),
+        CheckConstraint("shard >= 0 AND (user_id IS NULL OR shard = 0)", name="known_shard"),
         Index(
             "uq_ledger_accounts_system_kind",
             "kind",
+            "shard",
             unique=True,
             sqlite_where=text("user_id IS NULL"),
             postgresql_where=text("user_id IS NULL"),
@@ -168,6 +175,7 @@ class Account(Base):
     kind: Mapped[str] = mapped_column(String(16))
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), unique=True)
     balance: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
+    shard: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
 
     user: Mapped[User | None] = relationship(back_populates="account", lazy="raise")
 
