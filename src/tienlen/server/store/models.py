@@ -37,6 +37,7 @@ __all__ = [
     "AuditEntry",
     "Base",
     "ChatMessage",
+    "ClusterNode",
     "Entry",
     "FairPlayFlag",
     "GameAction",
@@ -229,6 +230,27 @@ class TableRow(Base):
     owner_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    node_id: Mapped[str | None] = mapped_column(ForeignKey("cluster_nodes.id"), index=True)
+    """The server process that runs the table (store/nodes.py); none on a single server."""
+
+
+class ClusterNode(Base):
+    """One server process of a cluster and its lease (store/nodes.py): it holds its tables
+    while its ``heartbeat_at``, set by the database's clock with every batch it writes, is
+    fresh, and only under its current ``epoch``; a survivor that finds it silent for a lease
+    marks it ``dead`` and bumps the epoch, which fences every later write of the old process."""
+
+    __tablename__ = "cluster_nodes"
+    __table_args__ = (
+        CheckConstraint("state IN ('up', 'draining', 'gone', 'dead')", name="known_state"),
+    )
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    epoch: Mapped[int] = mapped_column(BigInteger)
+    address: Mapped[str] = mapped_column(String(200))
+    state: Mapped[str] = mapped_column(String(16))
+    heartbeat_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class GameRow(Base):
