@@ -223,6 +223,45 @@ def test_rooms_and_play_now_agree_with_the_table_for_a_player_with_no_chips(
     assert rooms()["trainee"]["may_enter"] is False
 
 
+def test_a_player_who_may_sit_but_not_open_a_table_is_seated_by_play_now_where_one_waits(
+    server: LiveServer, db_url: str
+) -> None:
+    """5,000 chips: the room list says Tập sự is open (a seat at its 1,000 bet), opening a
+    table there needs 10,000. Play-now agrees with both: a free seat beside a person, else a
+    refusal that says why."""
+    poor, poor_id, _ = _guest(server)
+    _spend(db_url, poor_id, GRANT - 5_000)
+    trainee = {r["key"]: r for r in poor.get("/api/rooms").json()}["trainee"]
+    assert trainee["may_enter"] is True and trainee["min_chips"] == 1000
+    r = poor.post("/api/play-now")
+    assert (r.status_code, r.json()["error"]["code"]) == (409, "too_few_chips"), r.text
+    assert r.json()["error"]["message"].startswith(
+        "no Trainee table at 1000 has a free seat beside a person now, and opening one needs "
+        "10000 chips (10 × the smallest bet, 1000); you hold 5000"
+    )
+    assert len(_lobby(server).tables) == 0  # nothing opened for them
+    host, _, host_token = _guest(server)
+    table_id = host.post(
+        "/api/tables", json={"room": "trainee", "preset": "thapthanh", "bet": 1000, "seats": 4}
+    ).json()["id"]
+
+    async def go() -> dict[str, Any]:
+        async with _open(server, host_token, table_id) as ws:
+            await _send(ws, type="hello", protocol=1)
+            await _send(ws, type="sit", seat=0)
+            seen: list[dict[str, Any]] = []
+            while True:  # until the table says the host sits at seat 0
+                table = await _until_type(ws, "table", seen)
+                if table["seats"][0] is not None:
+                    break
+            answer = await asyncio.to_thread(poor.post, "/api/play-now")
+            assert answer.status_code == 200, answer.text
+            return dict(answer.json())
+
+    answer = asyncio.run(go())
+    assert (answer["id"], answer["seat"]) == (table_id, 1)
+
+
 def test_play_now_never_seats_into_a_game_and_its_first_deal_waits_visibly(
     server: LiveServer,
 ) -> None:

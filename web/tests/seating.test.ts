@@ -144,6 +144,11 @@ describe("the first game's help", () => {
 });
 
 describe("play now refused for too few chips", () => {
+  it("without a top-up coming, points to the lobby's tables (a seat needs one bet, a new table ten)", () => {
+    expect(errorText("vi", "too_few_chips", "…", null)).toBe(
+      "Bạn chưa đủ chip để mở bàn mới (cần 10 lần mức cược nhỏ nhất) và lúc này không có bàn nào còn ghế trống cạnh người chơi khác. Hãy vào một bàn trong sảnh, hoặc chờ quà mỗi ngày.",
+    );
+  });
   it("says when the daily top-up comes, in the person's time zone", () => {
     const at = "2026-12-03T17:00:00+00:00";
     expect(errorText("vi", "too_few_chips", "…", null, "Asia/Ho_Chi_Minh", at)).toBe(

@@ -598,7 +598,7 @@ export const ERRORS_VI: Record<string, string> = {
   body_too_large: "Nội dung gửi đi quá lớn.",
   internal_error: "Máy chủ gặp lỗi. Vui lòng thử lại.",
   draining: "Máy chủ đang khởi động lại nên chưa mở bàn mới. Vui lòng thử lại sau giây lát.",
-  too_few_chips: "Bạn không đủ chip để chơi (cần 10 lần mức cược nhỏ nhất). Đăng nhập lại ngày mai để được tặng thêm.",
+  too_few_chips: "Bạn chưa đủ chip để mở bàn mới (cần 10 lần mức cược nhỏ nhất) và lúc này không có bàn nào còn ghế trống cạnh người chơi khác. Hãy vào một bàn trong sảnh, hoặc chờ quà mỗi ngày.",
   too_many_signups: "Có quá nhiều lượt đăng ký từ máy này. Hãy thử lại sau.",
   too_many_logins: "Đăng nhập quá nhiều lần. Hãy thử lại sau ít phút.",
   login_locked: "Tài khoản tạm khóa đăng nhập vì nhập sai nhiều lần. Hãy thử lại sau.",

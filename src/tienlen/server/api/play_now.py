@@ -83,7 +83,7 @@ async def play_now(
     async with server.sessions() as db:
         chips = await ledger.balance_of(db, user.id)
     top_up = next_top_up(user.last_topup_on, chips, server.clock(), server.settings)
-    room = _cheapest_room(chips, user.vip_points, top_up)
+    room, may_open = _cheapest_room(chips, user.vip_points, top_up)
     lobby = lobby_of(request)
     me = str(user.id)
     fitting = [
@@ -97,6 +97,13 @@ async def play_now(
         if seat is not None:
             response.status_code = 200
             return PlayNowTable(**table.summary(user.id), seat=seat)
+    if not may_open:  # enough to sit at the room's smallest bet, not to set it
+        raise _too_few_chips(
+            chips,
+            top_up,
+            f"no {room.name_en} table at {room.min_bet} has a free seat beside a person now, "
+            "and opening one",
+        )
     bots = [(seat, BOT_LEVEL) for seat in (1, 2, 3)]
     table = await lobby.open_with_bots(
         user.id, room, preset, room.min_bet, TURN_SECONDS[0], 4, bots
@@ -104,12 +111,21 @@ async def play_now(
     return PlayNowTable(**table.summary(user.id), seat=0)
 
 
-def _cheapest_room(chips: int, vip_points: int, top_up: TopUp | None) -> Room:
-    """The cheapest room whose smallest bet the player may set (1/10 of their chips); else
-    refused with what to do: the daily top-up and when it comes (``retry_after``)."""
-    for room in ROOMS.values():
-        if why_not(room, chips, vip_points) is None and room.min_bet <= max_bet(chips):
-            return room
+def _cheapest_room(chips: int, vip_points: int, top_up: TopUp | None) -> tuple[Room, bool]:
+    """The cheapest room whose smallest bet the player may set (1/10 of their chips), and
+    True; else the cheapest they may sit in (at a table someone else opened, as the room list
+    says), and False; else refused with what to do: the daily top-up and when it comes
+    (``retry_after``)."""
+    open_to_them = [room for room in ROOMS.values() if why_not(room, chips, vip_points) is None]
+    for room in open_to_them:
+        if room.min_bet <= max_bet(chips):
+            return room, True
+    if open_to_them:
+        return open_to_them[0], False
+    raise _too_few_chips(chips, top_up, "playing now")
+
+
+def _too_few_chips(chips: int, top_up: TopUp | None, doing: str) -> ApiError:
     cheapest = min(ROOMS.values(), key=lambda r: r.min_bet)
     if top_up is None:
         what = "no daily top-up is due: you hold enough for one, or the server gives none"
@@ -118,9 +134,9 @@ def _cheapest_room(chips: int, vip_points: int, top_up: TopUp | None) -> Room:
             f"your daily top-up of {top_up['chips']} chips can be claimed from {top_up['at']}"
             " by logging in or loading your profile"
         )
-    raise ApiError(
+    return ApiError(
         "too_few_chips",
-        f"playing now needs {cheapest.min_bet * 10} chips (10 × the smallest bet, "
+        f"{doing} needs {cheapest.min_bet * 10} chips (10 × the smallest bet, "
         f"{cheapest.min_bet}); you hold {chips}: {what}",
         retry_after=None if top_up is None else top_up["at"],
     )
