@@ -403,7 +403,7 @@ async def check_ledger(db: AsyncSession) -> LedgerReport:
                 f"the {kind} accounts are shards {shards}, not 0 to {len(shards) - 1}",
             )
     issuance = await db.scalar(select(func.sum(Account.balance)).where(Account.kind == "issuance"))
-    report.issued = -(issuance or 0)
+    report.issued = -int(issuance or 0)  # a sum is a Decimal on PostgreSQL
 
     orphans = await db.execute(
         select(User.id, User.nickname)
