@@ -10,7 +10,9 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 import pytest
+from conftest import deal
 
+from tienlen.engine.game import Game
 from tienlen.engine.record import GameRecord
 from tienlen.money.settlement import Settlement
 from tienlen.server.settings import Settings
@@ -342,3 +344,72 @@ def test_a_person_who_stops_acting_loses_at_most_the_game_on_and_one_more(how: s
     seat = h.table.seats.seat_of("u0")
     if seat is not None:  # still seated (silent): away, for everyone to see
         assert (seat_info(h, seat)["away"], seat_info(h, seat)["ready"]) == (True, False)
+
+
+def test_a_dealt_toi_trang_counts_against_a_player_the_timer_was_already_playing_for() -> None:
+    """A tới trắng ends before anyone has a turn, so the timer cannot count one for a silent
+    player: without counting the game itself, one who went quiet late in a game (one time-out)
+    lost that game, the tới trắng and the game after it."""
+    person = Occupant("u1", "An", ready=True)
+    seat_rules.dealt(person)
+    seat_rules.timed_out(person, 2)
+    seat_rules.game_over(person, 2)  # the timer acted in it: counted once, no more
+    assert (person.timeouts, person.away) == (1, False)
+    seat_rules.dealt(person)
+    seat_rules.game_over(person, 2)  # nobody acted for them: a second time-out
+    assert (person.away, person.ready) == (True, False)
+    present = Occupant("u2", "Bình", ready=True)
+    seat_rules.dealt(present)
+    seat_rules.game_over(present, 2)  # not counted when it began: nothing changes
+    seat_rules.timed_out(present, 2)
+    seat_rules.back(present, True)  # their "ready" says they are there: the count starts again
+    seat_rules.dealt(present)
+    seat_rules.game_over(present, 2)
+    assert (present.timeouts, present.away, present.ready) == (0, False, True)
+
+    balances = {"u0": 100_000, "u9": 100_000}
+    counted: dict[int, int] = {}
+    deals = []
+
+    def dealer(rules: Any, n: int, **kw: Any) -> Any:
+        deals.append(n)
+        if len(deals) != 3:
+            return Game.new(rules, n, **kw)
+        game = Game(rules, deal("3s 3c 4s 4c 5s 5c 6s 6c 7s 7c 8s 8c", players=n), first_game=False)
+        assert game.instant_win is not None  # seat 0 of the game holds six pairs
+        return game
+
+    async def main() -> Harness:
+        h = Harness(config=NO_SEEDS, rules="thapthanh", bet=1000, balances=balances, seed=8,
+                    dealer=dealer)  # fmt: skip
+        bank = Bank(h, balances)
+
+        def settle(record: GameRecord, result: Settlement) -> None:
+            occupant = h.table.seats.occupant("u0")
+            counted[record.extra["game"]] = -1 if occupant is None else occupant.timeouts
+            bank.settle(record, result)
+
+        h.table.on_game_over = settle
+        h.table.start()
+        gone = h.client("u0", seed=1)
+        gone.join(0)
+        h.client("u9", seed=9).join(1)
+        for seat in (2, 3):
+            gone.send(type="add_bot", seat=seat, level="random")
+        await h.run_until(lambda: h.table.games == 2 and h.table.phase == "playing")
+        game = h.table.game
+        assert game is not None
+        # Quiet near the end of the game: the timer takes one turn of theirs before it ends.
+        await h.run_until(lambda: min(game.cards_left()) <= 1 or game.over)
+        gone.idle = True
+        await h.run_until(lambda: len(h.games) >= 5)
+        await h.table.close()
+        return h
+
+    h = run(main())
+    assert h.problems == []
+    assert counted[2] == 1, "pick another seed: the timer did not take exactly one turn"
+    assert h.games[2][0].extra["game"] == 3 and h.games[2][0].actions == []  # the tới trắng
+    dealt_after = [r.extra["game"] for r, _ in h.games if r.extra["game"] > 2
+                   and "u0" in r.extra["users"]]  # fmt: skip
+    assert dealt_after == [3]  # the tới trắng (dealt before it was known), and no more

@@ -450,6 +450,8 @@ class LiveTable(TableSeats):
         self._log = PublicLog(len(pending.lineup.users))
         self._pending = None
         self.phase = "playing"
+        for user in self.lineup.users:
+            seat_rules.dealt(self.seats.occupant(user))
         if self.journal is not None:
             self.journal.on_deal(self.game_no, self.lineup, self.game)
 
@@ -482,6 +484,7 @@ class LiveTable(TableSeats):
         self._rest_until = self.clock.now() + self.config.between_games_s
         self._alarms.set(("rest",), self._rest_until)
         for user, bot in zip(lineup.users, lineup.bots, strict=True):
+            seat_rules.game_over(self.seats.occupant(user), self.config.away_after)
             if not bot:  # seed 000: "TK về 0 … bị đẩy ra phòng chờ ngoài cùng"
                 await self._stand_up_if_short(user)
 

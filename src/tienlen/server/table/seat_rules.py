@@ -10,7 +10,10 @@ Two rules keep a seat from costing a player who is not there or cannot pay:
   ``TableConfig.away_after`` turns in a row, or their connection is lost, their seat is marked
   away and not ready: they finish the game in progress by the timer and are not dealt in again
   until they say ``ready`` — or, when the lost connection was why, until it comes back. Their
-  own play, pass or declined chop resets the count.
+  own play, pass or declined chop, or their ``ready``, resets the count. A game that ends
+  with them still counted and never acting in it (a dealt tới trắng, over before any turn)
+  counts as one more turn the timer took: without it a silent player lost the game they
+  stopped in, the tới trắng and the game after.
 
 The table (:mod:`.live`) calls these; what they decide is visible to everyone in the seats
 of ``table`` messages (``away``, ``ready``).
@@ -37,6 +40,8 @@ __all__ = [
     "back",
     "came_back",
     "chips_needed",
+    "dealt",
+    "game_over",
     "lost_connection",
     "mark_away",
     "next_top_up",
@@ -126,10 +131,12 @@ def came_back(occupant: Occupant | None) -> None:
 
 
 def back(occupant: Occupant, ready: bool) -> None:
-    """``ready``: ready or not for the next game; ``ready: true`` also ends sitting out."""
+    """``ready``: ready or not for the next game; ``ready: true`` also ends sitting out and
+    the count (the person is there)."""
     occupant.ready = ready
     if ready:
         occupant.away, occupant.ready_on_return = False, None
+        occupant.timeouts = 0
 
 
 def timed_out(occupant: Occupant | None, away_after: int) -> None:
@@ -137,6 +144,7 @@ def timed_out(occupant: Occupant | None, away_after: int) -> None:
     row they are marked away."""
     if occupant is None or occupant.level is not None:
         return
+    occupant.silent_game = False
     occupant.timeouts += 1
     if occupant.timeouts >= away_after:
         mark_away(occupant)
@@ -145,4 +153,19 @@ def timed_out(occupant: Occupant | None, away_after: int) -> None:
 def acted(occupant: Occupant | None) -> None:
     """``occupant`` played, passed or declined a chop themselves: the count starts again."""
     if occupant is not None:
-        occupant.timeouts = 0
+        occupant.timeouts, occupant.silent_game = 0, False
+
+
+def dealt(occupant: Occupant | None) -> None:
+    """``occupant`` is dealt into a game: nothing has been done for them in it yet."""
+    if occupant is not None:
+        occupant.silent_game = True
+
+
+def game_over(occupant: Occupant | None, away_after: int) -> None:
+    """A game ``occupant`` was dealt into is over: if they were counted when it began and
+    neither they nor the timer acted for them in it, it counts as one more time-out."""
+    if occupant is not None and occupant.silent_game and occupant.timeouts > 0:
+        timed_out(occupant, away_after)
+    if occupant is not None:
+        occupant.silent_game = False

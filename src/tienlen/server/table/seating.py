@@ -117,6 +117,8 @@ class Occupant:
     """Sitting out (server/seat_rules.py): not dealt in until they say ``ready``."""
     timeouts: int = 0
     """Turns in a row the timer acted for them."""
+    silent_game: bool = False
+    """Dealt into the game on, and nothing done in it by them or the timer for them yet."""
     ready_on_return: bool | None = None
     """Away only for a lost connection: whether they were ready, as they are again when they
     come back (None: not away for that alone)."""
