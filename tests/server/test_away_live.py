@@ -6,6 +6,7 @@ The tables' clock runs twenty times fast, so a 10 s turn times out in half a sec
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -20,7 +21,7 @@ from tienlen.server.table.timers import Cancellable, SystemTableClock
 
 from .conftest import FakeClock, LiveServer, make_settings
 from .test_lobby import GRANT, _guest, _open
-from .test_seats_live import QUICK, _lobby, _send
+from .test_seats_live import QUICK, _lobby, _send, _until_type
 
 SPEED = 20.0
 
@@ -28,19 +29,19 @@ SPEED = 20.0
 class FastClock(SystemTableClock):
     """The real time, ``SPEED`` times fast, from the moment it is made."""
 
-    def __init__(self) -> None:
-        self.start = time.time()
+    def __init__(self, speed: float = SPEED) -> None:
+        self.start, self.speed = time.time(), speed
 
     def now(self) -> float:
-        return self.start + (time.time() - self.start) * SPEED
+        return self.start + (time.time() - self.start) * self.speed
 
     async def sleep_until(self, when: float) -> None:
-        delay = (when - self.now()) / SPEED
+        delay = (when - self.now()) / self.speed
         if delay > 0:
             await asyncio.sleep(delay)
 
     def call_at(self, when: float, callback: Callable[[], None]) -> Cancellable:
-        delay = max(0.0, (when - self.now()) / SPEED)
+        delay = max(0.0, (when - self.now()) / self.speed)
         return asyncio.get_running_loop().call_later(delay, callback)
 
 
@@ -97,6 +98,65 @@ def test_a_person_who_stops_acting_is_sat_out_and_loses_at_most_one_more_game(
     if how == "silent":  # what everyone saw of the seat, while the person was still there
         info = [m for m in seen if m["type"] == "table"][-1]["seats"][seat]
         assert info is not None and (info["away"], info["ready"]) == (True, False)
+
+
+GRACE = dataclasses.replace(QUICK, grace_s=3600, away_after=1000, between_games_s=10)
+"""A lost connection keeps its seat for an hour; the timer never sits anyone out."""
+
+
+@pytest.fixture
+def graceful(db_url: str, tmp_path: Path) -> Iterator[LiveServer]:
+    live = LiveServer(
+        make_settings(tmp_path, db_url), FakeClock(), table_config=GRACE, table_clock=FastClock(50)
+    ).start()
+    yield live
+    live.stop()
+
+
+def test_a_player_whose_connection_is_lost_keeps_the_seat_but_is_not_dealt_until_back(
+    graceful: LiveServer,
+) -> None:
+    """The tab of one of two people closes mid-game: within the grace period the seat stays
+    theirs, shown away and not connected, the timer finishes their game, the next is dealt
+    without them (the other plays on with a bot), and once they are back they are dealt in."""
+    server = graceful
+    (owner, owner_id, owner_token), (_, other_id, other_token) = _guest(server), _guest(server)
+    table_id = owner.post(
+        "/api/tables", json={"room": "trainee", "preset": "thapthanh", "bet": 1000, "seats": 3}
+    ).json()["id"]
+    live = _lobby(server).tables[table_id].live
+    live._server_seeds = lambda: bytes(32)  # no tới trắng at 3 seats: the first game goes on
+    me, other = str(owner_id), str(other_id)
+
+    async def go() -> tuple[Any, dict[str, Any], list[str]]:
+        async with _open(server, other_token, table_id) as stays:
+            await _send(stays, type="hello", protocol=1)
+            await _send(stays, type="sit", seat=1)
+            await _send(stays, type="ready")
+            ws = await _open(server, owner_token, table_id)
+            await _send(ws, type="hello", protocol=1)
+            await _send(ws, type="sit", seat=0)
+            await _send(ws, type="ready")
+            await _send(ws, type="add_bot", seat=2, level="random")
+            await _until_type(ws, "game", [])
+            assert live.games == 1 and live.lineup is not None and me in live.lineup.users
+            await ws.close()  # the tab closes in the first game
+            seen: list[dict[str, Any]] = []
+            while live.games < 2 or live.phase != "playing":  # reading what the other sees
+                await asyncio.wait_for(_until_type(stays, "table", seen), 60)
+            second = list(live.lineup.users)
+            gone = [m for m in seen if m["type"] == "table"][-1]["seats"][0]
+            async with _open(server, owner_token, table_id) as back:  # back within the grace
+                await _send(back, type="hello", protocol=1)
+                while live.games < 3 or live.phase != "playing":
+                    await asyncio.wait_for(_until_type(back, "table", []), 60)
+                return live.lineup.users, gone, second
+
+    third, gone, second = asyncio.run(go())
+    assert gone is not None and gone["user"] == me
+    assert (gone["connected"], gone["away"], gone["ready"]) == (False, True, False)
+    assert me not in second and other in second  # not dealt while gone, the other plays on
+    assert me in third  # dealt in again once back, as ready as before
 
 
 def _sat_out(message: dict[str, Any], seat: int) -> bool:
