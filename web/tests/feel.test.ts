@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ServerMessage } from "../src/generated/protocol_server";
 import { parseCards } from "../src/lib/cards";
@@ -5,7 +6,7 @@ import { groupStarts, ordered } from "../src/lib/hand";
 import { layoutHand, MIN_TARGET } from "../src/lib/handLayout";
 import { dealIn, flyToPile, noteDeal, notePlay, reducedMotion, rememberHand } from "../src/lib/motion";
 import { dragRange, playsWith, tapSelect } from "../src/lib/select";
-import { MUTE_KEY, Sounds, soundsFor, storedMuted, tickDue } from "../src/lib/sound";
+import { MUTE_KEY, SOUND_FILES, Sounds, soundsFor, storedMuted, tickDue, type Fetch } from "../src/lib/sound";
 
 const ids = (text: string) => new Set(parseCards(text).map((c) => c.id));
 const id = (code: string) => parseCards(code)[0].id;
@@ -107,31 +108,30 @@ function memory(): Storage {
   } as Storage;
 }
 
-/** An AudioContext that records what is made. */
+/** An AudioContext that records the files it decodes (a buffer is the file's URL, as the
+ * fake fetch returns it) and the buffers it starts. */
 function fakeAudio() {
-  const made: string[] = [];
-  const param = () => ({ setValueAtTime() {}, exponentialRampToValueAtTime() {}, value: 0 });
-  const node = (kind: string) => {
-    made.push(kind);
-    return { connect: (x: unknown) => x, start() {}, stop() {}, gain: param(), frequency: param(), type: "", buffer: null };
-  };
+  const decoded: string[] = [];
+  const started: string[] = [];
   class Ctx {
     static made = 0;
     state = "running";
-    currentTime = 0;
-    sampleRate = 8000;
     destination = {};
     constructor() {
       Ctx.made++;
     }
     resume = async () => {};
-    createGain = () => node("gain");
-    createOscillator = () => node("oscillator");
-    createBufferSource = () => node("noise");
-    createBiquadFilter = () => node("filter");
-    createBuffer = (_c: number, n: number) => ({ getChannelData: () => new Float32Array(n) });
+    decodeAudioData = async (data: ArrayBuffer) => {
+      const url = new TextDecoder().decode(data);
+      decoded.push(url);
+      return { url };
+    };
+    createBufferSource = () => {
+      const source = { buffer: null as { url: string } | null, connect: (x: unknown) => x, start: () => started.push(source.buffer!.url) };
+      return source;
+    };
   }
-  return { made, Ctx: Ctx as unknown as new () => AudioContext, count: () => Ctx.made };
+  return { decoded, started, Ctx: Ctx as unknown as new () => AudioContext, count: () => Ctx.made };
 }
 
 describe("sounds", () => {
@@ -146,26 +146,61 @@ describe("sounds", () => {
     first.setMuted(false);
     expect(new Sounds(storage, null).muted).toBe(false);
   });
-  it("starts the audio only on a gesture, is silent when muted, and without Web Audio", () => {
+  it("starts the audio only on a gesture, plays the page's own files, is silent when muted, and without Web Audio", async () => {
     const audio = fakeAudio();
-    const s = new Sounds(memory(), audio.Ctx);
+    const asked: string[] = [];
+    const files: Fetch = async (url) => {
+      asked.push(url);
+      return { ok: true, arrayBuffer: async () => new TextEncoder().encode(url).buffer as ArrayBuffer };
+    };
+    const s = new Sounds(memory(), audio.Ctx, files);
     s.play("play");
     expect(audio.count()).toBe(0); // no gesture yet: no AudioContext at all
+    expect(asked).toEqual([]); // nor any file fetched
     s.unlock();
     expect(audio.count()).toBe(1);
+    await s.loaded();
+    expect(asked.sort()).toEqual(Object.values(SOUND_FILES).sort()); // each file, once
+    expect(audio.decoded.sort()).toEqual(Object.values(SOUND_FILES).sort());
     s.play("play");
-    expect(audio.made).toContain("oscillator");
-    expect(audio.made).toContain("noise");
-    const before = audio.made.length;
+    expect(audio.started).toEqual([SOUND_FILES.play]); // the decoded file of that sound
     s.setMuted(true);
     s.play("chop");
-    expect(audio.made.length).toBe(before);
+    expect(audio.started).toHaveLength(1);
     s.unlock();
     expect(audio.count()).toBe(1); // one context for the page
-    const silent = new Sounds(memory(), null);
+    expect(asked).toHaveLength(5); // and the files fetched once
+    const silent = new Sounds(memory(), null, files);
     silent.unlock();
     expect(() => silent.play("deal")).not.toThrow();
     expect(silent.ready).toBe(false);
+    // A file that cannot be fetched leaves that sound out, and nothing else.
+    const broken = fakeAudio();
+    const some = new Sounds(memory(), broken.Ctx, async (url) =>
+      url === SOUND_FILES.deal ? Promise.reject(new Error("offline")) : files(url),
+    );
+    some.unlock();
+    await some.loaded();
+    some.play("deal");
+    some.play("turn");
+    expect(broken.started).toEqual([SOUND_FILES.turn]);
+  });
+  it("ships each sound as a short 16-bit mono WAV file made by the project", () => {
+    for (const name of ["deal", "play", "chop", "turn", "tick"]) {
+      const data = readFileSync(new URL(`../src/sounds/${name}.wav`, import.meta.url));
+      const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+      expect(data.subarray(0, 4).toString("latin1")).toBe("RIFF");
+      expect(data.subarray(8, 16).toString("latin1")).toBe("WAVEfmt ");
+      expect([view.getUint16(20, true), view.getUint16(22, true), view.getUint16(34, true)]).toEqual([1, 1, 16]);
+      const rate = view.getUint32(24, true);
+      const samples = (data.byteLength - 44) / 2;
+      expect(samples / rate).toBeGreaterThan(0.03);
+      expect(samples / rate).toBeLessThan(0.5); // short: a card game's clicks, not music
+      let peak = 0;
+      for (let i = 44; i < data.byteLength; i += 2) peak = Math.max(peak, Math.abs(view.getInt16(i, true)));
+      expect(peak).toBeGreaterThan(2000); // heard
+      expect(peak).toBeLessThan(32_767); // never clipped
+    }
   });
   const play = { type: "play", seq: 1, action: 1, seat: 0, cards: "2s", combination: "single", kind: "single", length: 1, beaten: null, out_of_turn: false, auto: false };
   const chop = { type: "chop", seq: 2, action: 2, seat: 1, cards: "3s 3c 4s 4c 5s 5c", chain: [], victim: 0, victim_cards: "2s" };

@@ -1,11 +1,27 @@
-// The table's sounds, made here with the Web Audio API (oscillators, a little noise, short
-// envelopes): nothing is downloaded. The AudioContext is made only after the person's first
-// gesture (the browsers' autoplay rule); a browser without Web Audio stays silent. Muting is
-// remembered in localStorage.
+// The table's sounds: small WAV files the project makes itself (web/scripts/make_sounds.py
+// writes web/src/sounds/), built into the page's assets and fetched from the page's own
+// server — nothing comes from another site. The AudioContext is made only after the
+// person's first gesture (the browsers' autoplay rule), and the files are fetched and
+// decoded then; a browser without Web Audio stays silent. Muting is remembered in
+// localStorage.
 
 import type { ServerMessage } from "../generated/protocol_server";
+import chopUrl from "../sounds/chop.wav";
+import dealUrl from "../sounds/deal.wav";
+import playUrl from "../sounds/play.wav";
+import tickUrl from "../sounds/tick.wav";
+import turnUrl from "../sounds/turn.wav";
 
 export type SoundName = "deal" | "play" | "chop" | "turn" | "tick";
+
+/** Where each sound's file is served (a hashed asset of the page). */
+export const SOUND_FILES: Record<SoundName, string> = {
+  deal: dealUrl,
+  play: playUrl,
+  chop: chopUrl,
+  turn: turnUrl,
+  tick: tickUrl,
+};
 
 export const MUTE_KEY = "tienlen.muted";
 /** The last seconds of the player's turn that tick. */
@@ -39,46 +55,19 @@ export function storedMuted(storage: Pick<Storage, "getItem"> | null): boolean {
 }
 
 type AudioCtor = new () => AudioContext;
-
-/** One sound: tones (frequency, sliding to another) and bursts of noise, each with a quick
- * attack and an exponential fall. */
-interface Voice {
-  at: number;
-  length: number;
-  gain: number;
-  freq?: number;
-  to?: number;
-  wave?: OscillatorType;
-  /** A burst of noise through a band-pass at this frequency. */
-  noise?: number;
-}
-
-const VOICES: Record<SoundName, Voice[]> = {
-  deal: Array.from({ length: 6 }, (_, i) => ({ at: i * 0.055, length: 0.035, gain: 0.25, noise: 3200 })),
-  play: [
-    { at: 0, length: 0.06, gain: 0.45, noise: 1800 },
-    { at: 0, length: 0.09, gain: 0.25, freq: 190, to: 120, wave: "triangle" },
-  ],
-  chop: [
-    { at: 0, length: 0.08, gain: 0.5, noise: 1200 },
-    { at: 0, length: 0.35, gain: 0.22, freq: 520, to: 110, wave: "sawtooth" },
-    { at: 0.08, length: 0.25, gain: 0.3, freq: 90, to: 60, wave: "square" },
-  ],
-  turn: [
-    { at: 0, length: 0.14, gain: 0.2, freq: 660, wave: "sine" },
-    { at: 0.12, length: 0.2, gain: 0.2, freq: 880, wave: "sine" },
-  ],
-  tick: [{ at: 0, length: 0.05, gain: 0.12, freq: 1250, wave: "square" }],
-};
+/** Reads a sound's file (the page's `fetch`; tests pass their own). */
+export type Fetch = (url: string) => Promise<{ ok: boolean; arrayBuffer(): Promise<ArrayBuffer> }>;
 
 export class Sounds {
   muted: boolean;
   private context: AudioContext | null = null;
-  private noiseBuffer: AudioBuffer | null = null;
+  private readonly buffers = new Map<SoundName, AudioBuffer>();
+  private loading: Promise<void> | null = null;
 
   constructor(
     private readonly storage: Pick<Storage, "getItem" | "setItem"> | null,
     private readonly audio: AudioCtor | null,
+    private readonly fetchFile: Fetch | null = null,
   ) {
     this.muted = storedMuted(storage);
   }
@@ -88,7 +77,8 @@ export class Sounds {
     this.storage?.setItem(MUTE_KEY, muted ? "1" : "0");
   }
 
-  /** Called on a person's gesture: the only moment an AudioContext may start. */
+  /** Called on a person's gesture: the only moment an AudioContext may start; the sounds'
+   * files are fetched and decoded then, once. */
   unlock(): void {
     if (!this.audio) return;
     try {
@@ -96,59 +86,49 @@ export class Sounds {
       if (this.context.state === "suspended") void this.context.resume();
     } catch {
       this.context = null; // no sound, and nothing else changes
+      return;
     }
+    this.loading ??= this.load(this.context);
   }
 
   get ready(): boolean {
     return this.context !== null;
   }
 
+  /** Every sound fetched and decoded (or left out where one could not be). */
+  loaded(): Promise<void> {
+    return this.loading ?? Promise.resolve();
+  }
+
+  private async load(ctx: AudioContext): Promise<void> {
+    const fetchFile = this.fetchFile;
+    if (!fetchFile) return;
+    await Promise.all(
+      (Object.keys(SOUND_FILES) as SoundName[]).map(async (name) => {
+        try {
+          const answer = await fetchFile(SOUND_FILES[name]);
+          if (answer.ok) this.buffers.set(name, await ctx.decodeAudioData(await answer.arrayBuffer()));
+        } catch {
+          /* a sound that cannot be read is left out */
+        }
+      }),
+    );
+  }
+
+  /** Play `name` now; silent when muted, before the first gesture, or while its file is
+   * still on its way. */
   play(name: SoundName): void {
     const ctx = this.context;
-    if (this.muted || !ctx) return;
+    const buffer = this.buffers.get(name);
+    if (this.muted || !ctx || !buffer) return;
     try {
-      for (const v of VOICES[name]) this.voice(ctx, v);
+      const source = ctx.createBufferSource();
+      source.buffer = buffer;
+      source.connect(ctx.destination);
+      source.start();
     } catch {
       /* a sound that cannot be made is left out */
     }
-  }
-
-  private voice(ctx: AudioContext, v: Voice): void {
-    const start = ctx.currentTime + v.at;
-    const env = ctx.createGain();
-    env.gain.setValueAtTime(0.0001, start);
-    env.gain.exponentialRampToValueAtTime(v.gain, start + 0.006);
-    env.gain.exponentialRampToValueAtTime(0.0001, start + v.length);
-    env.connect(ctx.destination);
-    let source: AudioScheduledSourceNode;
-    if (v.noise !== undefined) {
-      const noise = ctx.createBufferSource();
-      noise.buffer = this.noise(ctx);
-      const band = ctx.createBiquadFilter();
-      band.type = "bandpass";
-      band.frequency.value = v.noise;
-      noise.connect(band).connect(env);
-      source = noise;
-    } else {
-      const osc = ctx.createOscillator();
-      osc.type = v.wave ?? "sine";
-      osc.frequency.setValueAtTime(v.freq ?? 440, start);
-      if (v.to !== undefined) osc.frequency.exponentialRampToValueAtTime(v.to, start + v.length);
-      osc.connect(env);
-      source = osc;
-    }
-    source.start(start);
-    source.stop(start + v.length + 0.02);
-  }
-
-  private noise(ctx: AudioContext): AudioBuffer {
-    if (!this.noiseBuffer) {
-      const buffer = ctx.createBuffer(1, Math.ceil(ctx.sampleRate * 0.1), ctx.sampleRate);
-      const data = buffer.getChannelData(0);
-      for (let i = 0; i < data.length; i++) data[i] = Math.random() * 2 - 1;
-      this.noiseBuffer = buffer;
-    }
-    return this.noiseBuffer;
   }
 }
 
@@ -167,7 +147,11 @@ function browserAudio(): AudioCtor | null {
 }
 
 /** The page's sounds. */
-export const sounds = new Sounds(typeof window === "undefined" ? null : browserStorage(), browserAudio());
+export const sounds = new Sounds(
+  typeof window === "undefined" ? null : browserStorage(),
+  browserAudio(),
+  typeof fetch === "undefined" ? null : (url) => fetch(url),
+);
 
 /** Start the sounds on the first gesture (a tap, a click, a key). */
 export function unlockOnGesture(target: EventTarget = window): void {
